@@ -1,0 +1,61 @@
+"""The ``patience`` command: one sub-command per module in assistant.commands.
+
+Each command module exposes ``add_parser(subparsers)`` (registers its arguments and sets ``func``)
+and a ``run(args) -> int``; modules are imported when the CLI starts, and heavy imports
+(numba kernels, onnxruntime) happen inside ``run`` so ``patience --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from assistant import __version__
+
+# Order here is the order in --help.
+COMMANDS = ["demo", "play", "resume", "deal", "score", "bench", "detect", "dataset", "train"]
+
+
+class UserError(Exception):
+    """An error caused by the user's input: printed as one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="patience",
+        description="Patience Lens: hints, scoring and card recognition for Sir Tommy and Poker Patience.",
+    )
+    parser.add_argument("--version", action="version", version=f"patience-lens {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"assistant.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"assistant.commands.{name}":
+                continue  # command not built yet
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"patience {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
