@@ -1,0 +1,26 @@
+"""``patience bench tommy|poker|shuffle``: play many games with the advisors and print figures."""
+
+from __future__ import annotations
+
+import importlib
+
+BENCHMARKS = {
+    "tommy": ("assistant.benchmarks.tommy", "Sir Tommy: win rate of the advisor (and the perfect-information ceiling)"),
+    "poker": ("assistant.benchmarks.poker", "Poker Patience: mean score of the advisor, American or English"),
+    "shuffle": ("assistant.benchmarks.shuffle", "Poker Shuffle: mean score of the best arrangement found per set"),
+}
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("bench", help="measure the advisors' strength and speed", description=__doc__)
+    inner = parser.add_subparsers(dest="benchmark", metavar="GAME", required=True)
+    for name, (module_name, help_text) in BENCHMARKS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                continue  # not built yet
+            raise
+        sub = inner.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(sub)
+        sub.set_defaults(func=module.run)
