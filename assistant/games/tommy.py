@@ -1,0 +1,601 @@
+"""The Sir Tommy game state: turn cards (chance), place them, play waste tops up, undo, save.
+
+The stock is a chance element (OpenSpiel style): the player turns the real cards one at a time and the app
+learns each card only then. ``needs_card()`` says the next card may be turned, ``turn(card)`` applies it
+(``turn_next()`` takes it from a known ``order`` instead, for simulations). Every other action is a ``Move``
+(see ``tommy_rules``): ``legal_moves()``, ``apply(move)``, ``undo()``.
+
+Readings of the rules (where the texts leave a detail open), each tested in tests/test_tommy*.py:
+
+* "You must place it straight away" (001) / "Na elke plaatsing mag je ook de huidige bovenkant van een
+  aflegstapel naar een fundering spelen" (002: after each placement): while turned cards are in hand the only
+  moves are placing them; waste tops move to the foundations (and, in Strategy, to other waste piles) only
+  with an empty hand. With an empty hand the player may play waste tops up before or after turning.
+* Nothing is forced: a card that fits a foundation may go on a waste pile instead ("If it doesn't fit, or
+  you'd rather keep it"), and waste tops may be played up in any order, or not at all.
+* Four at a time: the four cards (fewer at the end: "turn what remains") are turned together; no move is
+  legal until all are turned; then they are placed in any order (``S0``..``S3`` index the cards still in
+  hand, in the order turned, so ``S0`` is always the earliest).
+* An empty foundation takes any Ace ("An Ace starts a new foundation"), on any empty foundation; Numerica
+  allows only the leftmost empty one. In suit, a foundation keeps the suit of its Ace.
+* Terminal: the stock and hand are empty, no redeal is possible, and no waste card can reach a foundation.
+  Without Strategy that means no waste top fits. In Strategy any buried card can be dug out (any top may go
+  on any other pile), so the game is over exactly when no card anywhere in the waste piles fits a foundation:
+  waste-to-waste moves alone never keep a game alive. (With foundations built regardless of suit this means
+  Strategy is always won once the stock is out; the rules say it makes the game "aanzienlijk eenvoudiger".)
+  ``legal_moves()`` is empty in a terminal state.
+* Redeal (``R``): legal once the stock and hand are empty and cards remain on the waste piles, while redeals
+  are left; it may be taken even when waste tops still fit. In-suit shuffles the gathered cards (Cheney: "pick
+  up the waste piles, shuffle them"), so their order is a chance outcome again; one-redeal (002 "samenvoegen",
+  merge) does not shuffle: W0 bottom-to-top, then W1, W2, W3 is the new stock, known to the player, and
+  ``turn(card)`` then accepts only the next card of it. Merging is the literal reading of the Dutch text and
+  keeps the game one of skill: the player can plan the second pass.
+* Puss in the Corner (002): the Aces start on the foundations and the Kings are out of the game, so 48 cards
+  are in play, the stock holds 44 and each foundation runs A to Q (PySolFC's game of that name builds by colour
+  with Kings; we follow the text, which keeps Sir Tommy's any-suit building).
+* Calculation: base cards A, 2, 3, 4 on foundations 0-3 before play, as in PySolFC's Calculation. With an
+  ``order`` of the whole deck the bases are the first A, 2, 3, 4 in it and are taken out (``bases=`` chooses
+  them, e.g. the ones a player laid out); with no order and no bases the player is assumed to have laid out
+  the spades A-4 (PySolFC's Hopscotch).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from assistant.cards import Card, CardError, Rank, check_distinct, parse_cards
+from assistant.games.tommy_rules import (
+    ALIASES,
+    PILES,
+    PRESETS,
+    REDEAL,
+    IllegalMoveError,
+    Move,
+    MoveParseError,
+    TommyRules,
+)
+
+__all__ = [
+    "ALIASES", "PRESETS", "CardError", "IllegalMoveError", "Move", "MoveParseError", "TommyRules",
+    "TommyState", "TommyView", "TommyResult", "compare_results", "SAVE_FORMAT",
+]
+
+SAVE_FORMAT = "patience-lens/tommy/1"
+
+
+@dataclass(frozen=True)
+class TommyView:
+    """What the player sees: waste piles bottom first, ``None`` for a buried card under the old strict rule."""
+
+    foundations: tuple[tuple[Card, ...], ...]
+    waste: tuple[tuple[Card | None, ...], ...]
+    hand: tuple[Card, ...]
+    stock_count: int
+    redeals_left: int
+
+
+@dataclass(frozen=True)
+class TommyResult:
+    """How a game ended: won, and the progress score (cards on the foundations, of ``cards_in_play``)."""
+
+    won: bool
+    foundation_cards: int
+    cards_in_play: int = 52
+
+
+def compare_results(a: "TommyResult | TommyState", b: "TommyResult | TommyState") -> int:
+    """Two players on one shuffle (002/003): +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
+
+    "de eerste die de gift wint (of de speler met de meeste kaarten op de funderingen wanneer beiden
+    vastlopen) wint de ronde": a win beats a loss, else more foundation cards win. Two wins tie here: who
+    finished first is not part of a game state.
+    """
+    ra = a.result() if isinstance(a, TommyState) else a
+    rb = b.result() if isinstance(b, TommyState) else b
+    if ra.won != rb.won:
+        return 1 if ra.won else -1
+    if ra.won:
+        return 0
+    return (ra.foundation_cards > rb.foundation_cards) - (ra.foundation_cards < rb.foundation_cards)
+
+
+def _cards(cards: Iterable[Card | str] | str) -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+
+
+class TommyState:
+    """A game of Sir Tommy in progress. ``TommyState(TommyRules.preset("standard"))`` starts one.
+
+    ``order``: the stock order, first turned first (the whole deck, or just the stock); cards that are not in
+    play (Kings in Puss in the Corner) and the base cards are taken out of a whole deck. ``bases``: the four
+    cards put on the foundations before play (aces-out-first, puss-in-the-corner, calculation). ``rng``: a
+    numpy Generator used by ``turn_next()`` when the stock order is unknown (after a shuffled redeal).
+
+    Public, read-only attributes: ``rules``, ``foundations`` and ``waste`` (lists of lists of Card, bottom
+    first), ``hand`` (turned cards not yet placed, in the order turned), ``history`` (Card for a turn, Move
+    for a move), ``redeals_left``.
+    """
+
+    def __init__(
+        self,
+        rules: TommyRules | str | None = None,
+        order: Sequence[Card | str] | str | None = None,
+        *,
+        bases: Sequence[Card | str] | str | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        if rules is None:
+            rules = PRESETS["standard"]
+        elif isinstance(rules, str):
+            rules = TommyRules.preset(rules)
+        self.rules: TommyRules = rules
+        self.rng = rng
+        deck = rules.deck()
+        order_list = _cards(order) if order is not None else None
+        if order_list is not None:
+            check_distinct(order_list)
+        self.bases: tuple[Card, ...] = self._choose_bases(bases, order_list)
+        self.foundations: list[list[Card]] = [[b] for b in self.bases] if self.bases else [[] for _ in range(PILES)]
+        self.waste: list[list[Card]] = [[] for _ in range(PILES)]
+        self.hand: list[Card] = []
+        self._stock: set[Card] = set(deck) - set(self.bases)
+        self._seen: set[Card] = set(self.bases)
+        self._order: list[Card] | None = None  # remaining stock order, next card first
+        self._order_known = False  # the player knows the order (after an unshuffled redeal)
+        self._batch_left = 0  # cards still to turn in the current batch (four at a time)
+        self.redeals_left: int = rules.redeals
+        self.history: list[Card | Move] = []
+        self._undo: list[tuple] = []
+        if order_list is not None:
+            in_play = set(deck)
+            stock_order = [c for c in order_list if c in in_play and c not in self._seen]
+            if set(stock_order) != self._stock or len(stock_order) != len(self._stock):
+                missing = sorted(self._stock - set(stock_order))
+                raise ValueError(
+                    f"the order must hold the {len(self._stock)} stock cards (or the whole deck); "
+                    f"missing: {' '.join(map(str, missing[:8]))}{' ...' if len(missing) > 8 else ''}"
+                )
+            self._order = stock_order
+
+    def _choose_bases(self, bases, order_list) -> tuple[Card, ...]:
+        r = self.rules
+        if not r.has_bases:
+            if bases is not None:
+                raise ValueError(f"the {r.name} rules put no base cards on the foundations")
+            return ()
+        if bases is not None:
+            chosen = _cards(bases)
+            check_distinct(chosen)
+        elif r.calculation:
+            # As PySolFC's Calculation takes them out of the shuffled deck: the first A, 2, 3, 4 of a whole-deck
+            # order; the four missing cards of a stock-only order; the spades A-4 when no order is known.
+            if order_list is None:
+                chosen = [Card.from_index(rank - 1) for rank in (1, 2, 3, 4)]
+            elif len(order_list) == 52:
+                chosen = [next(c for c in order_list if c.rank == rank) for rank in (1, 2, 3, 4)]
+            else:
+                given = set(order_list)
+                chosen = sorted((c for c in r.deck() if c not in given), key=lambda c: c.rank)
+        else:
+            chosen = [Card.from_index(13 * s) for s in range(4)]
+        if len(chosen) != 4:
+            raise ValueError(f"four base cards are needed, got {len(chosen)}")
+        for k, c in enumerate(chosen):
+            want = k + 1 if r.calculation else 1
+            if c.rank != want:
+                raise ValueError(f"base card {k} must be a{'n' if want == 1 else ''} {Rank(want).label}, got {c}")
+        return tuple(chosen)
+
+    # -- chance: the stock -------------------------------------------------------------------------------
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    def needs_card(self) -> bool:
+        """True when the next card may be turned from the stock (a chance outcome: ``turn`` / ``turn_next``)."""
+        return bool(self._stock) and (self._batch_left > 0 or not self.hand)
+
+    def chance_outcomes(self) -> list[Card]:
+        """The cards that may be turned next, as far as the player knows (all equally likely)."""
+        if not self.needs_card():
+            return []
+        if self._order_known:
+            return [self._order[0]]
+        return sorted(self._stock)
+
+    def stock_cards(self) -> list[Card]:
+        """The cards in the stock (as a set the player may know them after a redeal), sorted."""
+        return sorted(self._stock)
+
+    def unseen(self) -> list[Card]:
+        """Cards in play never seen by the player (not yet turned), sorted. Buried cards under the old strict
+        rule were seen when turned: the player has to remember them; ``player_view()`` hides them."""
+        return sorted(c for c in self._stock if c not in self._seen)
+
+    def turn(self, card: Card | str) -> None:
+        """Apply a chance outcome: ``card`` was turned from the stock. CardError if it cannot be next."""
+        card = card if isinstance(card, Card) else Card.parse(card)
+        if not self.needs_card():
+            if not self._stock:
+                raise CardError(f"cannot turn {card}: the stock is empty")
+            raise CardError(f"cannot turn {card}: place the turned card{'s' if len(self.hand) > 1 else ''} first")
+        if card not in self._stock:
+            raise CardError(self._why_not_in_stock(card))
+        if self._order is not None and self._order[0] != card:
+            if self._order_known:
+                raise CardError(f"{card} cannot come next: the gathered stock turns {self._order[0]} next")
+            raise CardError(f"{card} cannot come next: the deal order says {self._order[0]}")
+        self._push()
+        if self._batch_left == 0:
+            self._batch_left = min(self.rules.turn_count, len(self._stock))
+        self._batch_left -= 1
+        self._stock.remove(card)
+        if self._order is not None:
+            self._order.pop(0)
+            if not self._order:
+                self._order, self._order_known = None, False
+        self._seen.add(card)
+        self.hand.append(card)
+        self.history.append(card)
+
+    def _why_not_in_stock(self, card: Card) -> str:
+        if card.rank > self.rules.max_rank:
+            return f"{card} is not in play: the Kings are removed in {self.rules.name}"
+        where = self._where(card)
+        return f"{card} was already seen ({where})"
+
+    def _where(self, card: Card) -> str:
+        for i, f in enumerate(self.foundations):
+            if card in f:
+                return f"on foundation {i}"
+        for i, w in enumerate(self.waste):
+            if card in w:
+                return f"on waste pile {i}"
+        return "in hand" if card in self.hand else "in the stock"
+
+    def turn_next(self) -> Card:
+        """Turn the next card of the known order (or, without one, a random stock card drawn with ``rng``)."""
+        if not self.needs_card():
+            raise CardError("no card to turn now" if self._stock else "the stock is empty")
+        if self._order is not None:
+            card = self._order[0]
+        elif self.rng is not None:
+            pool = sorted(self._stock)
+            card = pool[int(self.rng.integers(len(pool)))]
+        else:
+            raise CardError("the stock order is unknown: call turn(card) or set_stock_order(order)")
+        self.turn(card)
+        return card
+
+    deal_next = turn_next
+
+    def set_stock_order(self, order: Sequence[Card | str] | str) -> None:
+        """Fix the order of the stock (a permutation of ``stock_cards()``), e.g. to play out a sampled deal."""
+        cards = _cards(order)
+        check_distinct(cards)
+        if set(cards) != self._stock or len(cards) != len(self._stock):
+            raise ValueError("the order must be a permutation of the stock cards")
+        if self._order_known and cards != self._order:
+            raise ValueError("the stock order is already known (an unshuffled redeal)")
+        self._order = cards or None
+
+    # -- moves --------------------------------------------------------------------------------------------
+    def foundation_accepts(self, f: int, card: Card) -> bool:
+        """Whether ``card`` may go on foundation ``f`` now."""
+        return self._foundation_refusal(f, card) is None
+
+    def foundation_needs(self, f: int) -> int | None:
+        """The rank foundation ``f`` takes next (1 = Ace when empty), None when complete."""
+        pile = self.foundations[f]
+        return self.rules.next_rank(f, pile[-1].rank if pile else None)
+
+    def _foundation_refusal(self, f: int, card: Card) -> str | None:
+        r = self.rules
+        pile = self.foundations[f]
+        need = r.next_rank(f, pile[-1].rank if pile else None)
+        if need is None:
+            return f"foundation {f} is complete"
+        if not pile:
+            if card.rank != 1:
+                return f"{card} cannot start foundation {f}: an empty foundation takes an Ace"
+            if r.foundations_in_order:
+                first_empty = next(i for i, p in enumerate(self.foundations) if not p)
+                if first_empty != f:
+                    return f"start foundation {first_empty} first: foundations are started left to right"
+            return None
+        if card.rank != need:
+            how = f" (builds by {r.step(f)})" if r.calculation else ""
+            return f"{card} does not fit on foundation {f}{how}: it needs a{'n' if need in (1, 8) else ''} {Rank(need).label}"
+        if r.in_suit and card.suit != pile[0].suit:
+            return f"{card} does not fit on foundation {f}: in suit it takes only {Card(Rank(need), pile[0].suit)}"
+        return None
+
+    def _refusal(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now (one line), or None when it is legal."""
+        if self.is_terminal():
+            return "the game is over"
+        if self._batch_left > 0:
+            return f"turn the rest of the {self.rules.turn_count} cards first"
+        if move.is_redeal:
+            if self.redeals_left <= 0:
+                return "no redeal left" if self.rules.redeals else f"there is no redeal in {self.rules.name}"
+            if self.hand:
+                return "place the turned cards first"
+            if self._stock:
+                return "a redeal comes only when the stock is used up"
+            if not any(self.waste):
+                return "the waste piles are empty"
+            return None
+        if move.source == "S":
+            if not self.hand:
+                return "no turned card in hand: turn a card from the stock first" if self._stock else "no card in hand"
+            k = move.source_index or 0
+            if k >= len(self.hand):
+                return f"S{k}: only {len(self.hand)} turned card{'s' if len(self.hand) > 1 else ''} in hand"
+            card = self.hand[k]
+        else:
+            if self.hand:
+                return f"place the turned card{'s' if len(self.hand) > 1 else ''} first: a turned card must be placed straight away"
+            pile = self.waste[move.source_index]
+            if not pile:
+                return f"waste pile {move.source_index} is empty"
+            card = pile[-1]
+            if move.target == "W":
+                if not self.rules.waste_to_waste:
+                    return "cards never move from one waste pile to another (only in Strategy)"
+                if move.target_index == move.source_index:
+                    return "a card cannot move onto its own pile"
+        if move.target == "F":
+            return self._foundation_refusal(move.target_index, card)
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """All legal moves, in a fixed order: hand cards (to foundations 0-3, then waste piles 0-3); with an
+        empty hand waste tops to foundations, then waste-to-waste (Strategy), then ``R``. Empty when the game
+        is over, while a batch is being turned, or when only a turn is possible."""
+        if self._batch_left > 0 or self.is_terminal():
+            return []
+        moves: list[Move] = []
+        if self.hand:
+            one = self.rules.turn_count == 1
+            for k, card in enumerate(self.hand):
+                idx = None if one else k
+                for f in range(PILES):
+                    if self._foundation_refusal(f, card) is None:
+                        moves.append(Move("S", idx, "F", f))
+                for w in range(PILES):
+                    moves.append(Move("S", idx, "W", w))
+            return moves
+        for i, pile in enumerate(self.waste):
+            if pile:
+                for f in range(PILES):
+                    if self._foundation_refusal(f, pile[-1]) is None:
+                        moves.append(Move("W", i, "F", f))
+        if self.rules.waste_to_waste:
+            for i, pile in enumerate(self.waste):
+                if pile:
+                    moves.extend(Move("W", i, "W", j) for j in range(PILES) if j != i)
+        if self._refusal(REDEAL) is None:
+            moves.append(REDEAL)
+        return moves
+
+    def is_legal(self, move: Move | str) -> bool:
+        move = move if isinstance(move, Move) else Move.parse(move)
+        return self._refusal(move) is None
+
+    def apply(self, move: Move | str) -> None:
+        """Make ``move`` (a Move or its text); IllegalMoveError says why not, and the state is unchanged."""
+        move = move if isinstance(move, Move) else Move.parse(move)
+        why = self._refusal(move)
+        if why is not None:
+            raise IllegalMoveError(f"{move}: {why}")
+        self._push()
+        if move.is_redeal:
+            self._redeal()
+        else:
+            card = self.hand.pop(move.source_index or 0) if move.source == "S" else self.waste[move.source_index].pop()
+            (self.foundations if move.target == "F" else self.waste)[move.target_index].append(card)
+        self.history.append(move)
+
+    push = apply
+
+    def _redeal(self) -> None:
+        gathered = [c for pile in self.waste for c in pile]
+        self.waste = [[] for _ in range(PILES)]
+        self.redeals_left -= 1
+        self._stock = set(gathered)
+        if self.rules.shuffle_on_redeal:
+            self._order_known = False
+            self._order = None
+            if self.rng is not None:
+                perm = self.rng.permutation(len(gathered))
+                pool = sorted(gathered)
+                self._order = [pool[i] for i in perm]
+        else:
+            self._order, self._order_known = gathered, True
+
+    # -- undo, clone --------------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple:
+        return (
+            tuple(map(tuple, self.foundations)), tuple(map(tuple, self.waste)), tuple(self.hand),
+            frozenset(self._stock), frozenset(self._seen), tuple(self._order) if self._order is not None else None,
+            self._order_known, self._batch_left, self.redeals_left, len(self.history),
+        )
+
+    def _push(self) -> None:
+        self._undo.append(self._snapshot())
+
+    def undo(self) -> Card | Move:
+        """Take back the last turn or move, restoring the exact previous state; returns it."""
+        if not self._undo:
+            raise IllegalMoveError("nothing to undo")
+        f, w, h, stock, seen, order, known, batch, redeals, n = self._undo.pop()
+        self.foundations = [list(p) for p in f]
+        self.waste = [list(p) for p in w]
+        self.hand = list(h)
+        self._stock, self._seen = set(stock), set(seen)
+        self._order = list(order) if order is not None else None
+        self._order_known, self._batch_left, self.redeals_left = known, batch, redeals
+        last = self.history[-1]
+        del self.history[n:]
+        return last
+
+    pop = undo
+
+    def clone(self) -> "TommyState":
+        """An independent copy (the rng, if any, is copied too)."""
+        new = copy.copy(self)
+        new.foundations = [list(p) for p in self.foundations]
+        new.waste = [list(p) for p in self.waste]
+        new.hand = list(self.hand)
+        new._stock, new._seen = set(self._stock), set(self._seen)
+        new._order = list(self._order) if self._order is not None else None
+        new.history = list(self.history)
+        new._undo = list(self._undo)
+        new.rng = copy.deepcopy(self.rng)
+        return new
+
+    # -- outcome ------------------------------------------------------------------------------------------
+    def foundation_cards(self) -> int:
+        """The progress score (002): cards on the foundations, of ``rules.cards_in_play``."""
+        return sum(len(p) for p in self.foundations)
+
+    def is_won(self) -> bool:
+        return self.foundation_cards() == self.rules.cards_in_play
+
+    def is_terminal(self) -> bool:
+        if self.hand or self._stock:
+            return False
+        if self.is_won():
+            return True
+        if self.redeals_left > 0:
+            return False  # waste is not empty (else won), so a redeal is possible
+        if self.rules.waste_to_waste:
+            cards = [c for pile in self.waste for c in pile]
+        else:
+            cards = [pile[-1] for pile in self.waste if pile]
+        return not any(self._foundation_refusal(f, c) is None for c in cards for f in range(PILES))
+
+    def result(self) -> TommyResult:
+        return TommyResult(self.is_won(), self.foundation_cards(), self.rules.cards_in_play)
+
+    # -- views --------------------------------------------------------------------------------------------
+    def player_view(self) -> TommyView:
+        """The layout as the player sees it; under the old strict rule buried waste cards are None."""
+        hide = self.rules.hidden_piles
+        waste = tuple(tuple(None if hide and i < len(p) - 1 else c for i, c in enumerate(p)) for p in self.waste)
+        return TommyView(tuple(map(tuple, self.foundations)), waste, tuple(self.hand), self.stock_count, self.redeals_left)
+
+    view = player_view
+
+    def __str__(self) -> str:
+        f = " ".join(str(p[-1]) if p else "--" for p in self.foundations)
+        w = " | ".join(" ".join(map(str, p)) or "--" for p in self.waste)
+        h = " ".join(map(str, self.hand))
+        return f"F: {f}   W: {w}   hand: {h or '-'}   stock: {self.stock_count}"
+
+    def __repr__(self) -> str:
+        return f"<TommyState {self.rules.name}: {self}>"
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The position as numpy arrays for compiled advisors (card index = suit * 13 + rank - 1, -1 = none):
+
+        found       int8[4, 13]  foundation cards bottom first, -1 padded     found_len int8[4]
+        found_top   int8[4]      rank of each foundation top, 0 when empty
+        waste       int8[4, 52]  waste pile cards bottom first, -1 padded     waste_len int8[4]
+        hand        int8[4]      turned cards in hand, in the order turned    hand_len  int8[1]
+        stock_mask  bool[52]     cards in the stock (their order unknown unless stock_order says)
+        stock_order int8[52]     the stock order when the PLAYER knows it (unshuffled redeal), else all -1
+        unseen      bool[52]     cards never seen
+        scalars     int8[4]      [stock_count, batch_left (cards still to turn now), redeals_left, needs_card]
+        params      int32[10]    ``rules.to_params()``
+        """
+        found = np.full((PILES, 13), -1, np.int8)
+        waste = np.full((PILES, 52), -1, np.int8)
+        for i in range(PILES):
+            for j, c in enumerate(self.foundations[i]):
+                found[i, j] = c.index
+            for j, c in enumerate(self.waste[i]):
+                waste[i, j] = c.index
+        hand = np.full(4, -1, np.int8)
+        hand[: len(self.hand)] = [c.index for c in self.hand]
+        stock_mask = np.zeros(52, np.bool_)
+        stock_mask[[c.index for c in self._stock]] = True
+        unseen = np.zeros(52, np.bool_)
+        unseen[[c.index for c in self.unseen()]] = True
+        stock_order = np.full(52, -1, np.int8)
+        if self._order_known and self._order:
+            stock_order[: len(self._order)] = [c.index for c in self._order]
+        return {
+            "found": found,
+            "found_len": np.array([len(p) for p in self.foundations], np.int8),
+            "found_top": np.array([p[-1].rank if p else 0 for p in self.foundations], np.int8),
+            "waste": waste,
+            "waste_len": np.array([len(p) for p in self.waste], np.int8),
+            "hand": hand,
+            "hand_len": np.array([len(self.hand)], np.int8),
+            "stock_mask": stock_mask,
+            "stock_order": stock_order,
+            "unseen": unseen,
+            "scalars": np.array([self.stock_count, self._batch_left, self.redeals_left, self.needs_card()], np.int8),
+            "params": self.rules.to_params(),
+        }
+
+    # -- save files ---------------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-safe save: rules, base cards, the history (card texts for turns, move texts), the remaining
+        deal order if one is known to the engine, and the layout (checked on load)."""
+        return {
+            "format": SAVE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "bases": [str(c) for c in self.bases],
+            "history": [str(x) for x in self.history],
+            "order": [str(c) for c in self._order] if self._order is not None and not self._order_known else None,
+            "layout": {
+                "foundations": [[str(c) for c in p] for p in self.foundations],
+                "waste": [[str(c) for c in p] for p in self.waste],
+                "hand": [str(c) for c in self.hand],
+                "stock_count": self.stock_count,
+                "redeals_left": self.redeals_left,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, *, rng: np.random.Generator | None = None) -> "TommyState":
+        """Rebuild a game from ``to_dict()`` by replaying its history; ValueError says what is corrupt."""
+        try:
+            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+                raise ValueError(f"not a Sir Tommy save (format {SAVE_FORMAT!r})")
+            rules = TommyRules.from_dict(data.get("rules"))
+            bases = data.get("bases")
+            history = data.get("history")
+            if not isinstance(bases, list) or not isinstance(history, list):
+                raise ValueError("'bases' and 'history' must be lists")
+            state = cls(rules, bases=bases or None, rng=rng)
+            for step, item in enumerate(history):
+                if not isinstance(item, str):
+                    raise ValueError(f"history step {step} is not text: {item!r}")
+                try:
+                    if ">" in item or item.strip().upper() == "R":
+                        state.apply(item)
+                    else:
+                        state.turn(item)
+                except ValueError as exc:
+                    raise ValueError(f"history step {step} {item!r}: {exc}") from None
+            order = data.get("order")
+            if order is not None:
+                if not isinstance(order, list):
+                    raise ValueError("'order' must be a list of cards or null")
+                state.set_stock_order(order)
+            layout = data.get("layout")
+            if layout is not None and state.to_dict()["layout"] != layout:
+                raise ValueError("the layout does not match the replayed history")
+            return state
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ValueError(f"corrupt Sir Tommy save: {exc}") from None
