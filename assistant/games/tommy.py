@@ -103,6 +103,18 @@ def compare_results(a: "TommyResult | TommyState", b: "TommyResult | TommyState"
     return (ra.foundation_cards > rb.foundation_cards) - (ra.foundation_cards < rb.foundation_cards)
 
 
+def _piles(piles, what: str) -> list[list[Card]]:
+    """Four piles from lists of cards or a text ``"As 2h | - | 3c | -"`` ('-' or nothing for an empty pile)."""
+    if piles is None:
+        return [[] for _ in range(PILES)]
+    if isinstance(piles, str):
+        piles = [p.replace("-", " ").split() for p in piles.split("|")]
+    piles = [_cards(p) for p in piles]
+    if len(piles) != PILES:
+        raise ValueError(f"{what}: {PILES} piles are needed, got {len(piles)}")
+    return piles
+
+
 def _cards(cards: Iterable[Card | str] | str) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
@@ -152,6 +164,7 @@ class TommyState:
         self.redeals_left: int = rules.redeals
         self.history: list[Card | Move] = []
         self._undo: list[tuple] = []
+        self._start: dict | None = None  # the layout a game set up with from_layout() started from
         if order_list is not None:
             in_play = set(deck)
             stock_order = [c for c in order_list if c in in_play and c not in self._seen]
@@ -162,6 +175,63 @@ class TommyState:
                     f"missing: {' '.join(map(str, missing[:8]))}{' ...' if len(missing) > 8 else ''}"
                 )
             self._order = stock_order
+
+    @classmethod
+    def from_layout(
+        cls,
+        rules: TommyRules | str | None = None,
+        foundations: Sequence[Sequence[Card | str]] | str | None = None,
+        waste: Sequence[Sequence[Card | str]] | str | None = None,
+        *,
+        order: Sequence[Card | str] | str | None = None,
+        redeals_left: int | None = None,
+        rng: np.random.Generator | None = None,
+    ) -> "TommyState":
+        """A game joined in the middle, between turns: the given foundations and waste piles (bottom first;
+        text like ``"As 2h 3h | Ac | - | -"`` works too), every other card in play in the stock.
+
+        >>> s = TommyState.from_layout("standard", "As 2s 3s 4s | Ah 2h | Ac | -", "Jd 3d | - | - | -")
+        >>> s.stock_count, str(s.legal_moves()[0])
+        (43, 'W0>F1')
+        """
+        if rules is None:
+            rules = PRESETS["standard"]
+        elif isinstance(rules, str):
+            rules = TommyRules.preset(rules)
+        found = _piles(foundations, "foundations")
+        piles = _piles(waste, "waste")
+        everything = [c for p in found + piles for c in p]
+        check_distinct(everything)
+        for c in everything:
+            if c.rank > rules.max_rank:
+                raise CardError(f"{c} is not in play: the Kings are removed in {rules.name}")
+        bases = None
+        if rules.has_bases:
+            if not all(found):
+                raise ValueError(f"in {rules.name} every foundation starts with its base card")
+            bases = [p[0] for p in found]
+        state = cls(rules, bases=bases, rng=rng)
+        for f, pile in enumerate(found):
+            for card in pile[1:] if bases else pile:
+                why = state._foundation_refusal(f, card)
+                if why is not None:
+                    raise ValueError(f"foundation {f} cannot hold {' '.join(map(str, pile))}: {why}")
+                state.foundations[f].append(card)
+        state.waste = [list(p) for p in piles]
+        state._stock -= set(everything)
+        state._seen |= set(everything)
+        if redeals_left is not None:
+            if not 0 <= redeals_left <= rules.redeals:
+                raise ValueError(f"redeals_left must be 0..{rules.redeals}, got {redeals_left}")
+            state.redeals_left = redeals_left
+        state._start = {
+            "foundations": [[str(c) for c in p] for p in state.foundations],
+            "waste": [[str(c) for c in p] for p in state.waste],
+            "redeals_left": state.redeals_left,
+        }
+        if order is not None:
+            state.set_stock_order(order)
+        return state
 
     def _choose_bases(self, bases, order_list) -> tuple[Card, ...]:
         r = self.rules
@@ -555,6 +625,7 @@ class TommyState:
             "format": SAVE_FORMAT,
             "rules": self.rules.to_dict(),
             "bases": [str(c) for c in self.bases],
+            "start": self._start,
             "history": [str(x) for x in self.history],
             "order": [str(c) for c in self._order] if self._order is not None and not self._order_known else None,
             "layout": {
@@ -577,7 +648,15 @@ class TommyState:
             history = data.get("history")
             if not isinstance(bases, list) or not isinstance(history, list):
                 raise ValueError("'bases' and 'history' must be lists")
-            state = cls(rules, bases=bases or None, rng=rng)
+            start = data.get("start")
+            if start is None:
+                state = cls(rules, bases=bases or None)
+            elif isinstance(start, dict) and set(start) == {"foundations", "waste", "redeals_left"}:
+                state = cls.from_layout(rules, start["foundations"], start["waste"], redeals_left=start["redeals_left"])
+                if [str(c) for c in state.bases] != bases:
+                    raise ValueError("the base cards do not match the start layout")
+            else:
+                raise ValueError("'start' must be null or a layout with foundations, waste and redeals_left")
             for step, item in enumerate(history):
                 if not isinstance(item, str):
                     raise ValueError(f"history step {step} is not text: {item!r}")
@@ -596,6 +675,7 @@ class TommyState:
             layout = data.get("layout")
             if layout is not None and state.to_dict()["layout"] != layout:
                 raise ValueError("the layout does not match the replayed history")
+            state.rng = rng
             return state
         except (ValueError, TypeError, AttributeError) as exc:
             raise ValueError(f"corrupt Sir Tommy save: {exc}") from None
