@@ -46,6 +46,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     if args.grid == ["-"]:
+        try:  # a stray byte that is not UTF-8 becomes a bad card on its line, not a crash
+            sys.stdin.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
         return _stream(sys.stdin, sys.stdout, sys.stderr)
     text = " ".join(args.grid)
     from assistant.games.poker import parse_grid
