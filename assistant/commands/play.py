@@ -1,0 +1,151 @@
+"""``patience play tommy|poker --manual``: play with a real deck, typing each card you turn.
+
+The layout is shown in a rich panel after every action, with the advisor's hint where one is
+available; every action is saved at once, so ``patience resume`` continues after a crash or Ctrl-D.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+HELP = (
+    "type the card you turned (Qh, 10s, T♣) - a move: Sir Tommy S>W2, W1>F0 (or w2 / f0 for the turned card), "
+    "Poker r1c3 or 13 - Enter: the caller's next card (with --seed) - u: undo - h: hint - q: save and quit"
+)
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "play", help="play a game with a real deck and get hints", description=__doc__,
+    )
+    p.add_argument("game", choices=["tommy", "poker"], help="tommy (Sir Tommy) or poker (Poker Patience)")
+    p.add_argument("--manual", action="store_true", help="type the cards you turn (no camera)")
+    p.add_argument("--variant", help="rules variant (Sir Tommy: standard, aces-out-first, four-at-a-time, old-strict, "
+                   "in-suit, strategy, numerica, calculation, puss-in-the-corner, one-redeal; Poker: american, "
+                   "english, american-adjacent, english-adjacent, american-shuffle, english-shuffle)")
+    p.add_argument("--seed", type=int, help="the app calls the cards of this seeded shuffle (same deal for every player)")
+    p.add_argument("--budget-ms", type=float, default=500.0, help="thinking time for each hint (default 500 ms)")
+    p.add_argument("--no-hints", action="store_true", help="play without the advisor")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from assistant.cli import UserError
+    from assistant.session import Session
+
+    if not args.manual:
+        raise UserError("the camera assistant is not available yet: add --manual to type the cards you turn")
+    try:
+        session = Session.new(args.game, args.variant, args.seed, saver=save_session)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms)
+
+
+def save_session(session) -> None:
+    from assistant.saves import write_save
+
+    write_save(session.game, *session.to_save().values())
+
+
+def play_loop(session, *, hints: bool = True, budget_ms: float = 500.0, console=None,
+              read_line: Callable[[str], str | None] | None = None) -> int:
+    """Show, ask, apply, save - until the game is over or the player quits. Returns an exit code."""
+    from rich.console import Console
+
+    from assistant.panel.game_panel import game_panel
+
+    console = console or Console()
+    read_line = read_line or _stdin_line
+    message = f"Saved as you go. {HELP}"
+    while True:
+        hint = None
+        if hints and not session.is_over:
+            hint = _hint(session, budget_ms)
+        console.print(game_panel(session, hint=hint, message=message))
+        if session.is_over:
+            console.print(f"[bold]{session.result_line()}[/]")
+            return 0
+        line = read_line(_prompt(session))
+        if line is None or line.strip().lower() in ("q", "quit", "exit"):
+            console.print(f"Game saved. Continue with [bold]patience resume[/]. {session.result_line()}")
+            return 0
+        message = _act(session, line.strip())
+
+
+def _prompt(session) -> str:
+    if session.needs_card():
+        caller = session.called_card() is not None or (session.seed is not None and session.game == "tommy")
+        return "Enter for the next card, or a move> " if caller else "card turned (or a move)> "
+    return "your move> "
+
+
+def _act(session, line: str) -> str:
+    """Apply one line of input; returns the message for the next panel (errors are one line, state unchanged)."""
+    from assistant.cards import Card, CardError
+
+    low = line.lower()
+    try:
+        if low in ("u", "undo"):
+            return f"undone: {session.undo()}"
+        if low in ("h", "hint", "?", "help"):
+            return HELP
+        if not line:
+            if session.needs_card() and session.seed is not None:
+                return f"turned {session.turn()}"
+            return "type a card or a move (h for help)"
+        if session.needs_card():
+            try:
+                card = Card.parse(line)
+            except CardError:
+                card = None
+            if card is not None:
+                if session.seed is not None:
+                    expected = session.called_card()
+                    if expected is not None and expected != card:
+                        return f"the caller turned {expected}, not {card}: press Enter to take it"
+                session.turn(card)
+                return f"turned {card}"
+        elif _is_card(line):
+            return f"[red]place the turned card first ({_hand_text(session)}), then turn the next one[/]"
+        return f"played {session.play(line)}"
+    except ValueError as exc:  # CardError, IllegalMoveError, parse errors: all ValueErrors, state unchanged
+        return f"[red]{exc}[/]"
+
+
+def _is_card(text: str) -> bool:
+    from assistant.cards import Card, CardError
+
+    try:
+        Card.parse(text)
+        return True
+    except CardError:
+        return False
+
+
+def _hand_text(session) -> str:
+    st = session.state
+    cards = st.hand if session.game == "tommy" else st.pending
+    return " ".join(str(c) for c in cards)
+
+
+def _hint(session, budget_ms: float):
+    from assistant.hints import hint_for
+
+    return hint_for(session, budget_ms=budget_ms)
+
+
+def _stdin_line(prompt: str) -> str | None:
+    try:
+        if sys.stdin.isatty():
+            return input(prompt)
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.rstrip("\n")
+    except EOFError:
+        return None
