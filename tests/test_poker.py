@@ -157,9 +157,9 @@ def test_the_game_ends_when_all_25_cells_are_full():
 def test_undo_takes_back_the_last_action():
     s = play(PokerState(), ["Ah", "Kd"], ["r1c1", "r1c2"])
     s.turn("2c")
-    s.undo()  # the turn: 2c is unseen again
+    assert s.undo() == Card.parse("2c")  # the turn: 2c is unseen again
     assert s.needs_card() and Card.parse("2c") in s.unseen()
-    s.undo()  # the placement of Kd: it waits again
+    assert str(s.undo()) == "Kd on r1c2"  # the placement of Kd: it waits again
     assert s.current == Card.parse("Kd") and s.at("r1c2") is None and len(s.history) == 1
     s.place("r5c5")
     assert s.at("r5c5") == Card.parse("Kd")

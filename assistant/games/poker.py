@@ -50,6 +50,7 @@ __all__ = [
     "LineScore",
     "GridScore",
     "PokerArrays",
+    "Step",
     "PokerState",
     "parse_grid",
     "format_grid",
@@ -377,6 +378,9 @@ class Step:
     card: Card
     placement: Placement
 
+    def __str__(self) -> str:
+        return f"{self.card} on {self.placement}"
+
 
 class PokerState:
     """One player's square. Alternate :meth:`turn` (the caller names the card) and :meth:`place`.
@@ -514,31 +518,32 @@ class PokerState:
         """Same as :meth:`place` (the advisor's name for it)."""
         return self.place(placement)
 
-    def undo(self) -> None:
-        """Take back the last action: a placement (its card waits again) or, if a turned card is waiting and
-        nothing was placed after it, that turn (the card is unseen again). Nothing to undo: IllegalMoveError."""
+    def undo(self) -> Step | Card:
+        """Take back the last action: a placement (its card waits again; returns the Step) or, if a turned card
+        is waiting and nothing was placed after it, that turn (the card is unseen again; returns the Card).
+        Nothing to undo: IllegalMoveError."""
         if self.rules.shuffle:
             if self._history:
-                self._unplace()
-            elif self._dealt:
-                self._pending.remove(self._dealt.pop())
-            else:
-                raise IllegalMoveError("nothing to undo")
-            return
+                return self._unplace()
+            if self._dealt:
+                card = self._dealt.pop()
+                self._pending.remove(card)
+                return card
+            raise IllegalMoveError("nothing to undo")
         if self._pending:
             self._pending.pop()
-            self._dealt.pop()
-        elif self._history:
-            self._unplace()
-        else:
-            raise IllegalMoveError("nothing to undo")
+            return self._dealt.pop()
+        if self._history:
+            return self._unplace()
+        raise IllegalMoveError("nothing to undo")
 
-    def _unplace(self) -> None:
+    def _unplace(self) -> Step:
         step = self._history.pop()
         self._grid[step.placement.cell] = None
         self._pending.append(step.card)
         order = {c: i for i, c in enumerate(self._dealt)}
         self._pending.sort(key=order.__getitem__)
+        return step
 
     def clone(self) -> "PokerState":
         other = PokerState.__new__(PokerState)
