@@ -47,6 +47,7 @@ def test_table_for_people_shows_lines_hands_both_scorings_and_the_verdict():
 
 
 def test_json_for_one_grid():
+    # README reference grid: 197 American, 66 English; 004 example values: full house 25 / 10.
     res = run(REFERENCE, "--json")
     assert res.returncode == 0, res.stderr
     obj = json.loads(res.stdout)
@@ -72,6 +73,7 @@ def test_shuffle_thresholds():
     ],
 )
 def test_a_bad_grid_is_one_line_on_stderr_and_exit_code_2(grid, message):
+    # "genau fünf Reihen mit je fünf Karten"; each card once.
     res = run(grid)
     assert res.returncode == 2 and res.stdout == ""
     assert message in res.stderr and res.stderr.count("\n") == 1
@@ -131,6 +133,8 @@ def test_stream_of_3000_random_grids_agrees_with_treys_for_both_scorings():
 
 
 def test_stream_marks_bad_lines_and_goes_on_then_exits_2():
+    # A square that is not "fünf Reihen mit je fünf Karten" of distinct cards is reported with its line number;
+    # the other squares are still scored.
     lines = [
         REFERENCE,  # 1
         "",  # 2: blank, skipped
@@ -151,6 +155,7 @@ def test_stream_marks_bad_lines_and_goes_on_then_exits_2():
 
 
 def test_stream_of_good_lines_exits_0_and_empty_input_prints_nothing():
+    # Card text in any case (cards.py: "any case"); the reference grid scores 197 American however written.
     assert run("-", stdin="").returncode == 0 and run("-", stdin="").stdout == ""
     res = run("-", stdin=REFERENCE + "\n" + REFERENCE.lower())
     assert res.returncode == 0 and [json.loads(x)["american"] for x in res.stdout.splitlines()] == [197, 197]

@@ -75,6 +75,7 @@ def test_rules_are_frozen_and_checked():
 
 
 def test_placement_notation_is_one_based_for_people():
+    # 004: "ein Quadrat aus fünf Reihen und fünf Spalten": cells r1c1..r5c5 for people, (0, 0)..(4, 4) in code.
     p = Placement(0, 2)
     assert str(p) == "r1c3" and Placement.parse("r1c3") == p and Placement.parse(" R1 C3 ") == p
     assert all(Placement.parse(str(Placement(r, c))) == Placement(r, c) for r in range(5) for c in range(5))
@@ -124,6 +125,7 @@ def test_a_placed_card_never_moves():
 
 
 def test_no_card_to_place():
+    # "1. Deck die oberste Karte des Vorrats auf. 2. Leg sie [...]": no placing before a card is turned.
     with pytest.raises(IllegalMoveError, match="turn the next card first"):
         PokerState().place("r1c1")
 
@@ -170,6 +172,7 @@ def test_undo_takes_back_the_last_action():
 
 
 def test_clone_is_independent():
+    # "Eine gelegte Karte bleibt, wo sie ist": what an advisor tries on a copy never moves the player's cards.
     s = play(PokerState(), ["Ah"], ["r1c1"])
     c = s.clone()
     c.turn("Kd"), c.place("r2c2")
@@ -177,6 +180,8 @@ def test_clone_is_independent():
 
 
 def test_to_arrays_for_the_advisor():
+    # "Das Können steckt darin, jede Karte gut zu platzieren, ohne zu wissen, was noch kommt": the advisor gets the
+    # square, the card to place and the cards still unseen.
     # grid as int8[25]: Card.index or -1, row-major.
     s = play(PokerState(), ["Ah", "Kc"], ["r1c1", "r5c5"])
     s.turn("2s")
@@ -236,6 +241,7 @@ def test_win_needs_the_threshold():
 
 
 def test_parse_grid_rows_by_slash_or_by_line():
+    # "am Ende müssen es aber genau fünf Reihen mit je fünf Karten sein"
     cells = parse_grid(REFERENCE)
     assert len(cells) == 25 and cells[0] == Card.parse("Ah") and cells[24] == Card.parse("2d")
     assert parse_grid(REFERENCE.replace(" / ", "\n")) == cells
@@ -254,6 +260,7 @@ def test_parse_grid_rows_by_slash_or_by_line():
     ],
 )
 def test_parse_grid_errors_name_the_problem(text, message):
+    # "genau fünf Reihen mit je fünf Karten"; a 52-card deck "ohne Joker" has each card once.
     with pytest.raises(ValueError, match=message):
         parse_grid(text)
 
@@ -262,6 +269,7 @@ def test_parse_grid_errors_name_the_problem(text, message):
 
 
 def test_save_round_trip_through_json():
+    # 004 "Schreib deine Ergebnisse auf": a saved game comes back exactly, rules and variant included.
     s = play(PokerState(PokerRules.preset("english-adjacent")), ["Ah", "Kd", "5s"], ["r3c3", "r2c2", "r1c1"])
     s.turn("9c")
     data = json.loads(json.dumps(s.to_dict()))
@@ -286,6 +294,8 @@ def test_save_round_trip_through_json():
     ],
 )
 def test_corrupt_saves_are_clear_value_errors(mutate, message):
+    # A save is replayed under the rules ("Eine gelegte Karte darfst du nie mehr verschieben", "Nur neben eine
+    # Karte", each card once), so a tampered save fails with the rule it breaks.
     s = play(PokerState(PokerRules.preset("adjacent")), ["Ah", "Kd", "5s"], ["r3c3", "r2c2", "r1c1"])
     data = json.loads(json.dumps(s.to_dict()))
     mutate(data)
@@ -343,6 +353,7 @@ def test_several_players_one_caller():
 
 
 def test_rank_players_ties_share_a_place():
+    # 004 "Mehrere Spieler": "Die höchste Summe gewinnt." Equal sums share a place.
     assert rank_players({"a": 120, "b": 150, "c": 120, "d": 90}) == [
         (1, "b", 150), (2, "a", 120), (2, "c", 120), (4, "d", 90)]
     assert rank_players({}) == []
