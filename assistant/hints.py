@@ -12,8 +12,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class HintOption:
-    move: str  # in the game's notation: S>W2, r1c3
+    moves: tuple[str, ...]  # in the game's notation: ("S>W2",), ("S>F0", "W1>F0"), ("r1c3",)
     values: tuple[str, ...]  # one text per Hint.columns
+
+    @property
+    def move(self) -> str:
+        return " ".join(self.moves)
 
 
 @dataclass(frozen=True)
