@@ -1,0 +1,218 @@
+"""``patience detect``: find the cards in photos or camera frames with the committed card-recognition models.
+
+``patience detect IMAGE_OR_FOLDER...`` prints a table per image: each card found (once, even when both its
+corners are seen), its confidence and box in image pixels. A folder stands for the images in it (jpg, jpeg, png,
+bmp, webp, tif; not recursive). ``--json`` prints one JSON object per image and line instead:
+
+    {"image": "table.jpg", "cards": [{"card": "Qh", "confidence": 0.97, "box": [x1, y1, x2, y2]}, ...],
+     "detections": [{"label": "index", "confidence": 0.93, "box": [...], "card": "Qh", "card_confidence": 0.98}, ...]}
+
+``detections`` are the raw boxes of the detector (corner indices, and whole cards if the model finds them) with
+the name the classifier gave each corner. A bad image (missing, unreadable, not an image) is reported on stderr
+as ``patience detect: FILE: <reason>`` (with --json also as ``{"image": FILE, "error": "<reason>"}``), the other
+images are still processed, and the exit code is 2 if any failed.
+
+``--model DIR`` picks the model folder (``detector.onnx``, ``classifier.onnx``, optional ``vision.json``); the
+default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from.
+
+``--bench`` times recognition instead (median and p95 ms per frame, frames resized to 640x480 unless
+``--bench-size`` says otherwise); ``--eval`` scores the models on labelled folders (see vision/evaluate.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from assistant.cli import UserError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "detect",
+        help="find the cards in photos or camera frames",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files or folders of images")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
+    parser.add_argument("--min-confidence", type=float, default=0.3, metavar="P",
+                        help="report cards whose detector x classifier confidence is at least P (default 0.3)")
+    parser.add_argument("--tile", choices=("auto", "off"), default="auto",
+                        help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
+    parser.add_argument("--bench", action="store_true", help="time recognition per frame (median, p95) and exit")
+    parser.add_argument("--bench-size", default="640x480", metavar="WxH",
+                        help="frame size for --bench (default 640x480; 'native' keeps each image's size)")
+    parser.add_argument("--frames", type=int, default=50, help="frames timed by --bench (default 50)")
+    parser.add_argument("--eval", action="store_true",
+                        help="score the models on labelled folders: an edje-style folder (Pascal VOC, ranks) or a "
+                             "rendered val set; prints recall, wrong-card rate and a confusion summary")
+    parser.add_argument("--limit", type=int, default=0, help="--eval: use at most N images per folder")
+    parser.set_defaults(func=run)
+
+
+def expand_inputs(paths: list[str]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """(images, errors): folders become their images (sorted); errors are (path, reason)."""
+    images: list[Path] = []
+    errors: list[tuple[str, str]] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(q for q in path.iterdir() if q.is_file() and q.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                errors.append((p, f"folder has no images ({', '.join(IMAGE_SUFFIXES)}): give image files or another folder"))
+            images.extend(found)
+        elif not path.exists():
+            errors.append((p, "no such file: check the path"))
+        else:
+            images.append(path)
+    return images, errors
+
+
+def read_image(path: Path):
+    """BGR uint8 array, or raise ValueError with the reason (EXIF orientation applied, as cv2.imread does)."""
+    import cv2
+    import numpy as np
+
+    if not os.access(path, os.R_OK):
+        raise ValueError("cannot read the file (permission denied): check its permissions")
+    try:
+        raw = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as exc:
+        raise ValueError(f"cannot read the file ({exc.strerror or exc}): check it") from None
+    if raw.size == 0:
+        raise ValueError("the file is empty: give a JPEG or PNG photo")
+    image = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ValueError("not an image OpenCV can decode: give a JPEG, PNG, BMP, WebP or TIFF photo")
+    return image
+
+
+def load_detector(args):
+    from vision.detector import Detector
+    from vision.onnx_backend import ModelFileError
+
+    try:
+        return Detector(model_dir=args.model, min_card_confidence=args.min_confidence, tile=args.tile)
+    except ModelFileError as exc:
+        raise UserError(str(exc)) from None
+
+
+def run(args) -> int:
+    if args.bench:
+        return run_bench(args)
+    if args.eval:
+        return run_eval(args)
+    if not args.images:
+        raise UserError("give one or more images or folders, e.g. patience detect table.jpg")
+    images, errors = expand_inputs(args.images)
+    failed = 0
+    for path, reason in errors:
+        failed += 1
+        _report_error(args, path, reason)
+    if not images:
+        return 2
+    detector = load_detector(args)
+    console = None
+    if not args.json:
+        from rich.console import Console
+
+        console = Console()
+    for path in images:
+        try:
+            image = read_image(path)
+        except ValueError as exc:
+            failed += 1
+            _report_error(args, str(path), str(exc))
+            continue
+        result = detector.detect(image)
+        if args.json:
+            print(json.dumps({"image": str(path), **result.to_json()}), flush=True)
+        else:
+            console.print(render_result(str(path), result))
+    return 2 if failed else 0
+
+
+def _report_error(args, path: str, reason: str) -> None:
+    print(f"patience detect: {path}: {reason}", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps({"image": path, "error": reason}), flush=True)
+
+
+def render_result(title: str, result):
+    """A rich table of the cards found in one image."""
+    from rich.table import Table
+    from rich.text import Text
+
+    h, w = result.image_hw
+    total = sum(result.timings_ms.values())
+    corners = int((result.detections.data.get("label", []) == "index").sum()) if len(result.detections) else 0
+    table = Table(title=f"{title}  ({w}x{h}, {len(result.cards)} cards, {corners} corner boxes, "
+                        f"{result.tiles} pass{'es' if result.tiles != 1 else ''}, {total:.0f} ms)",
+                  title_justify="left")
+    table.add_column("card")
+    table.add_column("confidence", justify="right")
+    table.add_column("corners", justify="right")
+    table.add_column("box (x1, y1, x2, y2)", justify="right")
+    for c in result.cards:
+        suit = c.card[-1]
+        symbol = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
+        style = "bold red" if suit in "hd" else "bold"
+        table.add_row(Text(f"{c.card[:-1]}{symbol}", style=style), f"{c.confidence:.2f}", str(c.corners),
+                      ", ".join(f"{v:.0f}" for v in c.box))
+    if not result.cards:
+        table.add_row(Text("no cards found", style="dim"), "", "", "")
+    return table
+
+
+def run_bench(args) -> int:
+    from vision.benchmark import bench_detector, format_rows, load_frames, machine
+
+    if args.bench_size == "native":
+        size = None
+    else:
+        try:
+            size = tuple(int(v) for v in args.bench_size.lower().split("x"))
+            assert len(size) == 2 and min(size) > 0
+        except (ValueError, AssertionError):
+            raise UserError(f"--bench-size {args.bench_size!r}: write WIDTHxHEIGHT, e.g. 640x480, or 'native'") from None
+    images, errors = expand_inputs(args.images)
+    if errors:
+        raise UserError(f"{errors[0][0]}: {errors[0][1]}")
+    detector = load_detector(args)
+    frames = load_frames([str(p) for p in images], size)
+    what = f"{len(frames)} {'images' if images else 'synthetic frames'}"
+    print(f"machine: {machine()}; {what} at {frames[0].shape[1]}x{frames[0].shape[0]}; model: {detector.model_dir}")
+    for line in format_rows(bench_detector(detector, frames, args.frames)):
+        print(line)
+    return 0
+
+
+def run_eval(args) -> int:
+    from vision.evaluate import evaluate, format_report, load_folder
+
+    if not args.images:
+        raise UserError("--eval needs labelled folders, e.g. patience detect --eval ../shared/datasets/real-dev/edje-train")
+    sets = []
+    for folder in args.images:
+        try:
+            sets.append((folder, *load_folder(folder)))
+        except (FileNotFoundError, ValueError, KeyError) as exc:
+            raise UserError(str(exc)) from None
+    detector = load_detector(args)
+    for folder, kind, images in sets:
+        try:
+            tally = evaluate(images, detector.detect, kind, limit=args.limit)
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
+        if args.json:
+            print(json.dumps({"folder": folder, **tally.summary()}))
+        else:
+            print(format_report(folder, tally))
+    return 0

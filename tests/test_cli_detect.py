@@ -1,0 +1,96 @@
+"""``patience detect`` through the real console script: JSON lines, the table, folders, and bad input
+(missing, unreadable or non-image files, empty folders, missing models) reported in one line naming the file
+while the other images are still processed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from test_detector import FAKE, fake_scene  # tests/ is on sys.path (pytest's prepend import mode)
+
+PATIENCE = shutil.which("patience", path=str(Path(sys.executable).parent)) or shutil.which("patience")
+
+
+def run(args, cwd=None):
+    env = {**os.environ, "COLUMNS": "120", "OMP_NUM_THREADS": "1"}
+    return subprocess.run([PATIENCE, "detect", *args], capture_output=True, text=True, env=env, timeout=300, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def scene_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("scenes")
+    cv2.imwrite(str(d / "table.png"), fake_scene(1.0))
+    cv2.imwrite(str(d / "photo.jpg"), fake_scene(2.0), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return d
+
+
+def test_the_console_script_is_installed():
+    assert PATIENCE, "the `patience` console script is not on PATH; install with pip install -e ."
+
+
+def test_json_one_line_per_image_with_cards_and_raw_detections(scene_dir):
+    out = run([str(scene_dir / "table.png"), str(scene_dir / "photo.jpg"), "--json", "--model", str(FAKE)])
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    assert [Path(x["image"]).name for x in lines] == ["table.png", "photo.jpg"]
+    for obj in lines:
+        assert sorted(c["card"] for c in obj["cards"]) == ["10d", "9s", "Qh"]
+        assert all(0 < c["confidence"] <= 1 and len(c["box"]) == 4 for c in obj["cards"])
+        assert sum(d["label"] == "index" for d in obj["detections"]) == 4
+    qh = next(c for c in lines[1]["cards"] if c["card"] == "Qh")
+    assert qh["box"] == pytest.approx([170, 140, 430, 540], abs=3)  # photo.jpg is the scene at twice the size
+
+
+def test_a_folder_stands_for_its_images_and_the_table_shows_the_cards(scene_dir):
+    out = run([str(scene_dir), "--model", str(FAKE)])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("3 cards") == 2
+    assert "Q♥" in out.stdout and "9♠" in out.stdout and "10♦" in out.stdout
+
+
+def test_bad_files_are_reported_one_line_each_and_the_good_ones_still_processed(scene_dir, tmp_path):
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    (tmp_path / "empty.png").write_bytes(b"")
+    empty_dir = tmp_path / "nothing_here"
+    empty_dir.mkdir()
+    args = [str(tmp_path / "missing.jpg"), str(tmp_path / "notes.jpg"), str(scene_dir / "table.png"),
+            str(tmp_path / "empty.png"), str(empty_dir), "--json", "--model", str(FAKE)]
+    out = run(args)
+    assert out.returncode == 2
+    err = out.stderr.strip().splitlines()
+    assert len(err) == 4, out.stderr
+    assert any("missing.jpg" in e and "no such file" in e for e in err)
+    assert any("notes.jpg" in e and "not an image" in e for e in err)
+    assert any("empty.png" in e and "empty" in e for e in err)
+    assert any("nothing_here" in e and "no images" in e for e in err)
+    assert all(e.startswith("patience detect: ") for e in err)
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    good = [x for x in lines if "cards" in x]
+    assert len(good) == 1 and Path(good[0]["image"]).name == "table.png"
+    assert sum("error" in x for x in lines) == 4
+
+
+def test_a_missing_model_is_one_line_naming_the_file(scene_dir, tmp_path):
+    out = run([str(scene_dir / "table.png"), "--model", str(tmp_path)])
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "detector.onnx" in out.stderr and "--model" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_no_images_given():
+    out = run([])
+    assert out.returncode == 2 and "give one or more images" in out.stderr
+
+
+def test_bench_prints_median_and_p95(scene_dir):
+    out = run(["--bench", "--frames", "5", "--model", str(FAKE), str(scene_dir / "table.png")])
+    assert out.returncode == 0, out.stderr
+    assert "median" in out.stdout and "p95" in out.stdout and "machine:" in out.stdout

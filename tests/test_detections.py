@@ -1,0 +1,248 @@
+"""The vision value types and pure-numpy stages: Detections, boxes (IoU, NMS, letterbox), tiling, grouping,
+card names and the crop recipe. No model, no artwork."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.boxes import box_iou, letterbox, nms
+from vision.card_names import CARD_NAMES, CardNameError, card_index, normalize_card, normalize_rank
+from vision.crops import crops_to_tensor, index_crop, square_box
+from vision.detections import Detections, DetectionsError
+from vision.grouping import group_cards
+from vision.tiling import Tile, detect_tiled, inner_edge_mask, plan_tiles
+
+
+def dets(rows, data=None):
+    """rows: (x1, y1, x2, y2, conf, class)."""
+    a = np.asarray(rows, dtype=np.float32).reshape(-1, 6)
+    return Detections(xyxy=a[:, :4], confidence=a[:, 4], class_id=a[:, 5].astype(int), data=data or {})
+
+
+# ------------------------------------------------------------------------------------------------ card names
+
+
+def test_card_names_are_assistants_canonical_names_in_index_order():
+    from assistant.cards import full_deck
+
+    assert list(CARD_NAMES) == [str(c) for c in full_deck()]
+    assert [card_index(str(c)) for c in full_deck()] == [c.index for c in full_deck()]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Qh", "Qh"), ("qH", "Qh"), ("Th", "10h"), ("10s", "10s"), ("A♠", "As"), ("queen_h", "Qh"), ("1c", "Ac"),
+    ("zz", CardNameError), ("Q", CardNameError), ("11h", CardNameError), ("Qx", CardNameError),
+])
+def test_normalize_card(text, expected):
+    if isinstance(expected, type):
+        with pytest.raises(expected):
+            normalize_card(text)
+    else:
+        assert normalize_card(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [("nine", "9"), ("ten", "10"), ("jack", "J"), ("queen", "Q"),
+                                            ("king", "K"), ("ace", "A"), ("t", "10")])
+def test_edje_rank_words(text, expected):
+    assert normalize_rank(text) == expected
+
+
+# ------------------------------------------------------------------------------------------------ Detections
+
+
+def test_detections_validate_shapes():
+    with pytest.raises(DetectionsError, match=r"shape \(n, 4\)"):
+        Detections(xyxy=np.zeros((2, 3)), confidence=[1, 1], class_id=[0, 0])
+    with pytest.raises(DetectionsError, match="confidence"):
+        Detections(xyxy=np.zeros((2, 4)), confidence=[1], class_id=[0, 0])
+    with pytest.raises(DetectionsError, match="class_id"):
+        Detections(xyxy=np.zeros((2, 4)), confidence=[1, 1], class_id=[0])
+    with pytest.raises(DetectionsError, match="data\\['card'\\]"):
+        Detections(xyxy=np.zeros((2, 4)), confidence=[1, 1], class_id=[0, 0], data={"card": ["Qh"]})
+
+
+def test_detections_dtypes_and_empty():
+    d = dets([(0, 0, 1, 1, 0.5, 2)])
+    assert d.xyxy.dtype == np.float32 and d.confidence.dtype == np.float32 and d.class_id.dtype == np.int64
+    e = Detections.empty()
+    assert len(e) == 0 and e.xyxy.shape == (0, 4)
+    assert len(Detections(xyxy=[], confidence=[], class_id=[])) == 0
+
+
+def test_detections_indexing_by_mask_int_slice_and_array():
+    d = dets([(0, 0, 1, 1, 0.9, 0), (1, 1, 2, 2, 0.2, 1), (2, 2, 3, 3, 0.6, 0)], {"card": ["Qh", "", "9s"]})
+    assert d[d.confidence > 0.5].data["card"].tolist() == ["Qh", "9s"]
+    assert len(d[1]) == 1 and d[1].class_id.tolist() == [1]
+    assert d[1:].confidence.tolist() == pytest.approx([0.2, 0.6])
+    assert d[np.array([2, 0])].data["card"].tolist() == ["9s", "Qh"]
+    assert len(d[np.zeros(3, bool)]) == 0
+    assert len(d[[]]) == 0
+    with pytest.raises(DetectionsError):
+        d[np.array([True, False])]
+
+
+def test_detections_merge_and_equality():
+    a = dets([(0, 0, 1, 1, 0.9, 0)], {"card": ["Qh"]})
+    b = dets([(1, 1, 2, 2, 0.8, 1)], {"card": ["10d"]})
+    m = Detections.merge([a, Detections.empty(), b])
+    assert len(m) == 2 and m.data["card"].tolist() == ["Qh", "10d"]
+    assert m[0] == a and m[1] == b and m[0] != b
+    assert len(Detections.merge([])) == 0
+    with pytest.raises(DetectionsError, match="data keys"):
+        Detections.merge([a, dets([(0, 0, 1, 1, 1, 0)])])
+
+
+def test_detections_iteration_shift_and_sort():
+    d = dets([(0, 0, 10, 10, 0.2, 0), (5, 5, 15, 15, 0.7, 1)])
+    rows = list(d.shifted(100, 50).sorted())
+    assert rows[0][1] == pytest.approx(0.7) and rows[0][0].tolist() == [105, 55, 115, 65] and rows[0][2] == 1
+    assert d.center.tolist() == [[5, 5], [10, 10]]
+    assert d.area.tolist() == [100, 100]
+
+
+# ------------------------------------------------------------------------------------------------ boxes
+
+
+def test_iou():
+    iou = box_iou([[0, 0, 10, 10]], [[0, 0, 10, 10], [5, 0, 15, 10], [20, 20, 30, 30]])
+    assert iou[0].tolist() == pytest.approx([1.0, 1 / 3, 0.0])
+
+
+def test_nms_keeps_best_of_overlapping_boxes_per_class():
+    xyxy = [[0, 0, 10, 10], [1, 0, 11, 10], [30, 30, 40, 40], [0, 0, 10, 10]]
+    conf = [0.6, 0.9, 0.5, 0.4]
+    assert nms(xyxy, conf, 0.5).tolist() == [1, 2]
+    assert nms(xyxy, conf, 0.5, class_id=[0, 0, 0, 1]).tolist() == [1, 2, 3]
+    assert nms(np.zeros((0, 4)), [], 0.5).tolist() == []
+
+
+@pytest.mark.parametrize("image_hw, input_hw", [((480, 640), (480, 640)), ((3000, 4000), (480, 640)),
+                                                ((100, 60), (640, 640)), ((1080, 1920), (640, 640)),
+                                                ((640, 480), (480, 640))])
+def test_letterbox_round_trip(image_hw, input_hw):
+    img = np.zeros((*image_hw, 3), np.uint8)
+    out, lb = letterbox(img, input_hw)
+    assert out.shape == (*input_hw, 3)
+    h, w = image_hw
+    boxes = np.array([[0, 0, w, h], [w * 0.25, h * 0.5, w * 0.3, h * 0.6]], np.float32)
+    back = lb.to_image(lb.to_input(boxes))
+    assert np.allclose(back, boxes, atol=max(w, h) / min(input_hw) + 0.01)
+    # the image sits inside the input, the rest is the grey 114 padding
+    x1, y1, x2, y2 = lb.to_input(boxes[:1])[0]
+    assert x1 >= -0.5 and y1 >= -0.5 and x2 <= input_hw[1] + 0.5 and y2 <= input_hw[0] + 0.5
+    if x1 > 1:
+        assert (out[:, 0] == 114).all()
+
+
+def test_letterbox_maps_a_drawn_square_to_its_box():
+    img = np.zeros((300, 900, 3), np.uint8)
+    img[100:200, 450:500] = 255
+    out, lb = letterbox(img, (640, 640))
+    ys, xs = np.nonzero(out[..., 0] > 128)
+    found = lb.to_image(np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32))[0]
+    assert np.allclose(found, [450, 100, 500, 200], atol=2)
+
+
+# ------------------------------------------------------------------------------------------------ tiling
+
+
+def test_tiles_cover_the_image_with_the_overlap():
+    tiles = plan_tiles((3000, 4000), (960, 1280), 240)
+    cover = np.zeros((3000, 4000), bool)
+    for t in tiles:
+        cover[t.y0:t.y1, t.x0:t.x1] = True
+        assert t.width == 1280 and t.height == 960
+    assert cover.all()
+    xs = sorted({t.x0 for t in tiles})
+    assert all(b - a <= 1280 - 240 for a, b in zip(xs, xs[1:]))
+    assert plan_tiles((100, 100), (960, 1280), 50) == [Tile(0, 0, 100, 100)]
+
+
+def test_a_box_on_an_inner_tile_edge_is_dropped_but_not_on_the_image_edge():
+    t = Tile(0, 0, 100, 100)
+    d = dets([(90, 10, 101, 20, 1, 0), (0, 0, 10, 10, 1, 0), (40, 40, 50, 50, 1, 0)])
+    assert inner_edge_mask(d, t, (100, 300)).tolist() == [False, True, True]
+
+
+def test_tiled_detection_finds_each_object_once_in_image_coordinates():
+    """A fake detector that 'sees' white squares: objects across tile seams are reported once, whole."""
+    img = np.zeros((1000, 1500), np.uint8)
+    truth = [(90, 90, 130, 130), (480, 300, 520, 340), (980, 480, 1020, 520), (1440, 940, 1480, 980)]
+    for x1, y1, x2, y2 in truth:
+        img[y1:y2, x1:x2] = 255
+
+    def fake_detect(tile):
+        import cv2
+
+        n, _, stats, _ = cv2.connectedComponentsWithStats((tile > 0).astype(np.uint8))
+        rows = [(x, y, x + w, y + h, 0.9, 0) for x, y, w, h, _a in stats[1:]]
+        return dets(rows) if rows else Detections.empty()
+
+    found = detect_tiled(img, fake_detect, (500, 500), 100)
+    got = sorted(tuple(int(v) for v in b) for b in found.xyxy)
+    assert got == sorted(truth)
+
+
+# ------------------------------------------------------------------------------------------------ grouping
+
+
+def named(rows, names, card_conf=None):
+    d = dets(rows)
+    d.data["card"] = np.array(names, dtype=object)
+    d.data["card_confidence"] = np.asarray(card_conf if card_conf is not None else [1.0] * len(names), np.float32)
+    return d
+
+
+def test_two_corners_of_one_card_are_one_card_with_the_union_box():
+    corners = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.8, 0)], ["Qh", "Qh"])
+    cards, card_id = group_cards(corners)
+    assert cards.data["card"].tolist() == ["Qh"] and cards.data["corners"].tolist() == [2]
+    assert cards.xyxy[0].tolist() == [10, 10, 130, 180]
+    assert cards.confidence[0] == pytest.approx(0.9)
+    assert card_id.tolist() == [0, 0]
+    assert cards.class_id.tolist() == [CARD_NAMES.index("Qh")]
+
+
+def test_a_card_is_never_reported_twice_the_far_copy_is_left_out():
+    """A deck holds each card once: a second 'Qh' far away is a misread of another card and is not reported."""
+    corners = named([(10, 10, 30, 40, 0.6, 0), (900, 900, 920, 930, 0.9, 0), (300, 10, 320, 40, 0.8, 0)],
+                    ["Qh", "Qh", "9s"])
+    cards, card_id = group_cards(corners)
+    assert sorted(cards.data["card"].tolist()) == ["9s", "Qh"]
+    qh = cards[cards.data["card"] == "Qh"]
+    assert qh.xyxy[0].tolist() == [900, 900, 920, 930] and qh.data["corners"].tolist() == [1]
+    assert card_id[0] == -1 and card_id[1] >= 0
+
+
+def test_card_box_from_the_detector_replaces_the_union_and_low_scores_are_ignored():
+    corners = named([(10, 10, 30, 40, 0.9, 0), (200, 200, 220, 230, 0.9, 0)], ["Qh", "2c"], card_conf=[0.9, 0.1])
+    card_boxes = dets([(5, 5, 140, 190, 0.8, 1), (0, 0, 400, 400, 0.8, 1)])
+    cards, card_id = group_cards(corners, card_boxes, min_score=0.3)
+    assert cards.data["card"].tolist() == ["Qh"]
+    assert cards.xyxy[0].tolist() == [5, 5, 140, 190]  # the smaller box holding the corner: the card on top
+    assert card_id.tolist() == [0, -1]
+
+
+def test_unnamed_corners_and_no_corners_give_no_cards():
+    cards, card_id = group_cards(named([(0, 0, 10, 10, 0.9, 0)], [""]))
+    assert len(cards) == 0 and card_id.tolist() == [-1]
+    cards, _ = group_cards(Detections.empty(("card", "card_confidence")))
+    assert len(cards) == 0
+
+
+# ------------------------------------------------------------------------------------------------ crops
+
+
+def test_index_crop_is_a_padded_square_around_the_box_at_any_scale():
+    img = np.zeros((1000, 800, 3), np.uint8)
+    img[100:200, 100:160] = 255
+    big = index_crop(img, [100, 100, 160, 200], 64, 0.15)
+    small = index_crop(img[90:210, 90:170], [10, 10, 70, 110], 64, 0.15)
+    assert big.shape == (64, 64, 3) and np.array_equal(big, small)
+    assert square_box([0, 0, 10, 20], 0.25).tolist() == [-10, -5, 20, 25]
+    # outside the image: the border is replicated, nothing raises
+    assert index_crop(img, [-50, -50, 5, 5], 32).shape == (32, 32, 3)
+    assert index_crop(img, [790, 990, 1200, 1200], 32).shape == (32, 32, 3)
+    t = crops_to_tensor([big, big])
+    assert t.shape == (2, 3, 64, 64) and t.dtype == np.float32 and 0 <= t.min() and t.max() <= 1

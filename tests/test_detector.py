@@ -1,0 +1,121 @@
+"""The Detector on images with known cards.
+
+Two model folders: ``tests/fixtures/fake_models`` (tiny stand-in ONNX files made by make_fake_models.py: a
+detector with a constant output and a classifier that names a crop by its colour), which checks the plumbing
+(letterbox, decoding, NMS, crops, classification, grouping, JSON) at any image size; and the committed
+``models/`` on the committed sample photo(s), which checks the real thing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.card_names import card_index
+from vision.detector import Detector, ModelSpec, default_model_dir
+from vision.onnx_backend import ModelFileError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FAKE = FIXTURES / "fake_models"
+SCENE = json.loads((FAKE / "fake_scene.json").read_text())
+
+
+def fake_scene(scale: float = 1.0) -> np.ndarray:
+    """Coloured squares where the fake detector reports corner boxes (its input is 480x640, so scale 1 = 640x480)."""
+    img = np.full((int(480 * scale), int(640 * scale), 3), 40, np.uint8)
+    for k, name in SCENE["cards"].items():
+        cx, cy, w, h, _cls, _score = SCENE["boxes"][int(k)]
+        r, g, b = (int(v * 255) for v in SCENE["colours"][card_index(name)])
+        half = max(w, h) * 0.9
+        p1 = (int((cx - half) * scale), int((cy - half) * scale))
+        p2 = (int((cx + half) * scale), int((cy + half) * scale))
+        cv2.rectangle(img, p1, p2, (b, g, r), -1)
+    return img
+
+
+@pytest.fixture(scope="module")
+def fake():
+    return Detector(model_dir=FAKE)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0, 0.5, 1.7])
+def test_pipeline_names_each_card_once_at_any_image_size(fake, scale):
+    r = fake.detect(fake_scene(scale))
+    assert sorted(r.names) == ["10d", "9s", "Qh"]
+    qh = next(c for c in r.cards if c.card == "Qh")
+    assert qh.corners == 2  # both corners of the queen, one card
+    # its box is the detector's whole-card box (150, 170, 130x200 in the 640x480 input), in image pixels
+    assert qh.box == pytest.approx((85 * scale, 70 * scale, 215 * scale, 270 * scale), abs=1.5 * max(scale, 1))
+    assert qh.confidence == pytest.approx(0.9 * 0.93, abs=0.05)
+
+
+def test_raw_detections_after_nms_carry_labels_names_and_card_ids(fake):
+    r = fake.detect(fake_scene())
+    d = r.detections
+    assert sorted(d.data["label"].tolist()) == ["card", "index", "index", "index", "index"]  # duplicate and 0.1 gone
+    idx = d[d.data["label"] == "index"]
+    assert sorted(idx.data["card"].tolist()) == ["10d", "9s", "Qh", "Qh"]
+    assert all(r.names[i] == n for i, n in zip(idx.data["card_id"], idx.data["card"]))
+    obj = r.to_json()
+    assert {c["card"] for c in obj["cards"]} == {"Qh", "9s", "10d"}
+    assert all(set(c) == {"card", "confidence", "box"} and len(c["box"]) == 4 for c in obj["cards"])
+    assert {x["label"] for x in obj["detections"]} == {"index", "card"}
+
+
+def test_grey_and_rgba_frames_are_accepted(fake):
+    img = fake_scene()
+    assert len(fake.detect(cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)).cards) == 3
+    assert isinstance(fake.detect(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)).cards, list)
+    with pytest.raises(ValueError, match="image"):
+        fake.detect(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_sessions_run_on_one_thread(fake):
+    for s in (fake.yolo.session, fake.classifier.session):
+        opts = s.get_session_options()
+        assert opts.intra_op_num_threads == 1 and opts.inter_op_num_threads == 1
+
+
+def test_tiling_only_for_photos_too_large_for_the_whole_image_pass(fake):
+    assert fake.tile_plan((480, 640)) is None
+    assert fake.tile_plan((960, 1280)) is None  # a 24 px index is 12 px in the 480x640 input: found whole
+    assert fake.tile_plan((1080, 1920)) is not None  # 24 px -> 8 px: tiles
+    plan = fake.tile_plan((3024, 4032))
+    assert plan is not None and plan[0][0] < 3024 and plan[1] > 30
+    assert Detector(model_dir=FAKE, tile="off").tile_plan((3024, 4032)) is None
+
+
+def test_model_folder_errors_name_the_file(tmp_path):
+    with pytest.raises(ModelFileError, match="nowhere"):
+        Detector(model_dir=tmp_path / "nowhere")
+    with pytest.raises(ModelFileError, match="detector.onnx"):
+        Detector(model_dir=tmp_path)
+    shutil.copy(FAKE / "detector.onnx", tmp_path / "detector.onnx")
+    with pytest.raises(ModelFileError, match="classifier.onnx"):
+        Detector(model_dir=tmp_path)
+    (tmp_path / "classifier.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelFileError, match="classifier.onnx.*could not be loaded"):
+        Detector(model_dir=tmp_path)
+
+
+def test_manifest_names_files_and_classes(tmp_path):
+    shutil.copy(FAKE / "detector.onnx", tmp_path / "det.onnx")
+    shutil.copy(FAKE / "classifier.onnx", tmp_path / "cls.onnx")
+    (tmp_path / "vision.json").write_text(json.dumps({
+        "detector": {"file": "det.onnx", "classes": ["index", "card"]},
+        "classifier": {"file": "cls.onnx", "crop_pad": 0.1}}))
+    spec = ModelSpec.from_dir(tmp_path)
+    assert spec.detector.name == "det.onnx" and spec.crop_pad == 0.1
+    assert sorted(Detector(model_dir=tmp_path).detect(fake_scene()).names) == ["10d", "9s", "Qh"]
+
+
+def test_default_model_dir_is_the_checkout_models_folder_or_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("PATIENCE_LENS_MODELS", raising=False)
+    assert default_model_dir() == Path(__file__).resolve().parents[1] / "models"
+    monkeypatch.setenv("PATIENCE_LENS_MODELS", str(tmp_path))
+    assert default_model_dir() == tmp_path

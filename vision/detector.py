@@ -1,0 +1,262 @@
+"""``Detector``: one camera frame or photo (BGR numpy) -> the cards in it, each once.
+
+    det = Detector()                       # the committed models/ (or Detector(model_dir="path/to/models"))
+    result = det.detect(cv2.imread("table.jpg"))
+    for card in result.cards:              # SeenCard(card="Qh", confidence=0.97, box=(x1, y1, x2, y2), corners=2)
+        ...
+    result.detections                      # raw corner (and whole-card) detections, Detections with data columns
+
+Pipeline (two stages, see models/README.md for what the files are):
+
+1. the detector (``OnnxYolo``) finds corner indices (class ``index``) and maybe whole cards (class ``card``)
+   on the whole image; photos too large for that are also cut into overlapping tiles (``vision.tiling``);
+2. each index box is cut out (``vision.crops.index_crop``) and named by the classifier (52 card names);
+   a detector whose classes are the 52 names is used alone;
+3. corners are grouped into cards by identity (``vision.grouping``): same name -> one card.
+
+Model folder: ``vision.json`` (optional) names the files and classes; otherwise ``detector.onnx`` and
+``classifier.onnx`` are used with the class names from their ONNX metadata. The default folder is
+``$PATIENCE_LENS_MODELS`` if set, else ``models/`` beside the ``vision`` package (a repository checkout or an
+editable install). A wheel does not carry ``models/``: installed that way, pass ``model_dir`` / ``--model``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_names import CARD_NAMES, CardNameError, is_card_name_list, normalize_card
+from vision.crops import DEFAULT_PAD, crops_to_tensor, index_crop
+from vision.detections import Detections
+from vision.grouping import DEFAULT_REACH, group_cards
+from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
+from vision.tiling import detect_tiled, merge_overlapping
+
+MANIFEST = "vision.json"
+ENV_MODELS = "PATIENCE_LENS_MODELS"
+
+
+def default_model_dir() -> Path:
+    env = os.environ.get(ENV_MODELS)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1] / "models"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What is in a model folder."""
+
+    detector: Path
+    detector_classes: list[str] | None = None
+    classifier: Path | None = None
+    classifier_classes: list[str] | None = None
+    crop_size: int | None = None  # None: the classifier's input size
+    crop_pad: float = DEFAULT_PAD
+
+    @classmethod
+    def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
+        d = Path(model_dir)
+        if not d.is_dir():
+            raise ModelFileError(f"model folder {d} not found: pass --model DIR with detector.onnx (and classifier.onnx)")
+        manifest = d / MANIFEST
+        if manifest.is_file():
+            try:
+                m = json.loads(manifest.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ModelFileError(f"{manifest} is not valid JSON ({exc})") from exc
+            det = m.get("detector") or {}
+            clf = m.get("classifier") or None
+            det_file = d / det.get("file", "detector.onnx")
+            clf_file = d / clf.get("file", "classifier.onnx") if clf else None
+            return cls(detector=det_file, detector_classes=det.get("classes"),
+                       classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
+                       crop_size=(clf or {}).get("crop_size"), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)))
+        det_file = d / "detector.onnx"
+        if not det_file.is_file():
+            onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)
+            if len(onnx) == 1:
+                det_file = onnx[0]
+        clf_file = d / "classifier.onnx"
+        return cls(detector=det_file, classifier=clf_file if clf_file.is_file() else None)
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """One card found in an image: its canonical name, confidence 0..1, box (x1, y1, x2, y2) in image pixels."""
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    corners: int = 1
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 4), "box": [round(v, 1) for v in self.box]}
+
+
+@dataclass
+class DetectionResult:
+    """``cards``: each card once, in reading order; ``card_detections``: the same as Detections;
+    ``detections``: the raw corner (and card) boxes with data columns ``label`` (detector class), ``card``,
+    ``card_confidence`` and ``card_id`` (row in ``card_detections`` or -1)."""
+
+    cards: list[SeenCard]
+    card_detections: Detections
+    detections: Detections
+    image_hw: tuple[int, int] = (0, 0)
+    tiles: int = 1
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [c.card for c in self.cards]
+
+    def to_json(self) -> dict:
+        raw = []
+        for xyxy, conf, _cls, data in self.detections:
+            row = {"label": str(data.get("label", "")), "confidence": round(conf, 4),
+                   "box": [round(float(v), 1) for v in xyxy]}
+            if data.get("card"):
+                row["card"] = str(data["card"])
+                row["card_confidence"] = round(float(data.get("card_confidence", 0.0)), 4)
+            raw.append(row)
+        return {"cards": [c.to_json() for c in self.cards], "detections": raw}
+
+
+def reading_order(d: Detections) -> np.ndarray:
+    """Indices sorting boxes in rows top to bottom, left to right within a row (rows ~ one box height)."""
+    if len(d) == 0:
+        return np.zeros(0, np.int64)
+    h = float(np.median(d.xyxy[:, 3] - d.xyxy[:, 1])) or 1.0
+    c = d.center
+    return np.lexsort((c[:, 0], np.floor(c[:, 1] / h)))
+
+
+class Detector:
+    """Card recognition for one image at a time (keeps the ONNX sessions; not thread-safe: one per thread).
+
+    ``conf_threshold``: detector score to keep a box; ``min_card_confidence``: detector x classifier score
+    to report a card; ``min_index_px``: the smallest corner index (height, image pixels) that big photos are tiled
+    for; ``min_model_px``: the smallest index the detector finds reliably at its input; ``tile``: "auto", "off".
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = 0.25,
+                 min_card_confidence: float = 0.3, iou_threshold: float = 0.5, min_index_px: float = 24.0,
+                 min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH):
+        self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
+        self.spec = ModelSpec.from_dir(self.model_dir)
+        if not self.spec.detector.is_file():
+            raise ModelFileError(f"detector model {self.spec.detector} not found: pass --model DIR holding detector.onnx")
+        self.yolo = OnnxYolo(self.spec.detector, self.spec.detector_classes, conf_threshold, iou_threshold)
+        self.labels = [c.lower() for c in self.yolo.classes]
+        self.single_stage = is_card_name_list(self.yolo.classes)
+        self.classifier = None
+        if not self.single_stage:
+            if self.spec.classifier is None or not self.spec.classifier.is_file():
+                raise ModelFileError(f"classifier model {self.spec.classifier or self.model_dir / 'classifier.onnx'} "
+                                     "not found: the detector finds corners but names no cards")
+            self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes)
+            try:
+                self.classifier_names = [normalize_card(n) for n in self.classifier.classes]
+            except CardNameError as exc:
+                raise ModelFileError(f"classifier {self.spec.classifier} classes are not card names ({exc})") from exc
+        self.index_class = self.labels.index("index") if "index" in self.labels else (0 if not self.single_stage else -1)
+        self.card_class = self.labels.index("card") if "card" in self.labels else -1
+        self.min_card_confidence = min_card_confidence
+        self.iou_threshold = iou_threshold
+        self.min_index_px = min_index_px
+        self.min_model_px = min_model_px
+        self.tile = tile
+        self.reach = reach
+
+    # -- stage 1 ------------------------------------------------------------------------------------------------
+    def tile_plan(self, image_hw: tuple[int, int]) -> tuple[tuple[int, int], int] | None:
+        """``(tile_hw, overlap)`` in image pixels when the image needs tiling, else None."""
+        if self.tile == "off":
+            return None
+        ih, iw = self.yolo.input_hw
+        whole_scale = min(ih / image_hw[0], iw / image_hw[1])
+        if self.min_index_px * whole_scale >= self.min_model_px:
+            return None
+        tile_scale = min(self.min_model_px / self.min_index_px * 1.5, 1.0)  # a margin over the bare minimum
+        tile_hw = (int(ih / tile_scale), int(iw / tile_scale))
+        if image_hw[0] <= tile_hw[0] * 1.1 and image_hw[1] <= tile_hw[1] * 1.1:
+            return None
+        return tile_hw, int(min(tile_hw) * 0.25)
+
+    def find_boxes(self, image_bgr: np.ndarray) -> tuple[Detections, int]:
+        """Stage 1: detector boxes in image pixels (whole image, plus tiles for large photos). (boxes, n_passes)"""
+        whole = self.yolo.detect(image_bgr)
+        plan = self.tile_plan(image_bgr.shape[:2])
+        if plan is None:
+            return whole, 1
+        tile_hw, overlap = plan
+        tiled = detect_tiled(image_bgr, self.yolo.detect, tile_hw, overlap, self.iou_threshold)
+        from vision.tiling import plan_tiles
+
+        n = 1 + len(plan_tiles(image_bgr.shape[:2], tile_hw, overlap))
+        return merge_overlapping(Detections.merge([tiled, whole]), self.iou_threshold), n
+
+    # -- stage 2 ------------------------------------------------------------------------------------------------
+    def name_corners(self, image_bgr: np.ndarray, boxes: Detections) -> Detections:
+        """Stage 2: data columns ``label``, ``card``, ``card_confidence`` for every box (cards get ``""``)."""
+        n = len(boxes)
+        label = np.array([self.labels[c] if 0 <= c < len(self.labels) else str(c) for c in boxes.class_id], dtype=object)
+        card = np.full(n, "", dtype=object)
+        card_conf = np.zeros(n, np.float32)
+        if self.single_stage:
+            card[:] = [normalize_card(self.yolo.classes[c]) for c in boxes.class_id]
+            card_conf[:] = 1.0
+        else:
+            idx = np.flatnonzero(boxes.class_id == self.index_class)
+            if len(idx):
+                size = self.spec.crop_size or self.classifier.size
+                crops = [index_crop(image_bgr, boxes.xyxy[i], size, self.spec.crop_pad) for i in idx]
+                p = self.classifier.probabilities(crops_to_tensor(crops))
+                best = p.argmax(axis=1)
+                card[idx] = [self.classifier_names[b] for b in best]
+                card_conf[idx] = p[np.arange(len(idx)), best]
+        return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id,
+                          data={**boxes.data, "label": label, "card": card, "card_confidence": card_conf})
+
+    # -- all ----------------------------------------------------------------------------------------------------
+    def detect(self, image_bgr: np.ndarray) -> DetectionResult:
+        import time
+
+        if image_bgr is None or not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
+            raise ValueError("expected an image as a (H, W, 3) uint8 BGR array")
+        if image_bgr.ndim == 2:
+            import cv2
+
+            image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
+        elif image_bgr.shape[2] == 4:
+            image_bgr = image_bgr[..., :3]
+        image_bgr = np.ascontiguousarray(image_bgr)
+        t0 = time.perf_counter()
+        boxes, passes = self.find_boxes(image_bgr)
+        t1 = time.perf_counter()
+        named = self.name_corners(image_bgr, boxes)
+        t2 = time.perf_counter()
+        is_card_box = named.class_id == self.card_class if self.card_class >= 0 else np.zeros(len(named), bool)
+        corners = named[~is_card_box]
+        cards, card_id = group_cards(corners, named[is_card_box], self.reach, self.min_card_confidence)
+        order = reading_order(cards)
+        cards = cards[order]
+        remap = np.full(len(order) + 1, -1, np.int64)
+        remap[order] = np.arange(len(order))
+        all_card_id = np.full(len(named), -1, np.int64)
+        all_card_id[~is_card_box] = remap[card_id]  # -1 stays -1 (last slot)
+        named.data["card_id"] = all_card_id
+        seen = [SeenCard(card=str(data["card"]), confidence=conf, box=tuple(float(v) for v in xyxy),
+                         corners=int(data["corners"])) for xyxy, conf, _c, data in cards]
+        t3 = time.perf_counter()
+        return DetectionResult(cards=seen, card_detections=cards, detections=named, image_hw=image_bgr.shape[:2],
+                               tiles=passes, timings_ms={"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
+                                                         "group": (t3 - t2) * 1e3})
+
+
+__all__ = ["CARD_NAMES", "Detector", "DetectionResult", "ModelSpec", "ModelFileError", "SeenCard", "default_model_dir"]

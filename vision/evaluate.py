@@ -1,0 +1,244 @@
+"""Scoring the card recognition on labelled images.
+
+Two kinds of folder:
+
+- **edje-style real photos** (``labels.csv`` with ``filename,width,height,class,xmin,ymin,xmax,ymax``; boxes
+  around WHOLE cards; classes are RANKS only: nine ten jack queen king ace). A labelled card is *found* when a
+  reported card of the right rank lies in its box (one of the reported card's corner boxes has its centre
+  inside); *wrong* when only reported cards of other ranks lie in it; *missed* when none does. A reported card
+  is *false* when it lies in no labelled box (``outside``) or only in boxes of other ranks (``wrong rank``).
+  Rank confusion: per labelled card, the rank of the most confident reported card in its box.
+- **rendered val sets** (``labels.jsonl``: one object per image, ``{"image": "x.jpg", "cards": [{"card": "Qh",
+  "index_boxes": [[x1, y1, x2, y2], ...], "card_box": [...]}]}``): card recall = share of labelled cards
+  reported under their own name, located (a corner of the reported card is within one of its index boxes or
+  its card box); wrong-card rate = share of reported cards that are not in the image or not where reported.
+  Confusion by full name, and the known traps summarised (A/4, 6/9, Q/9, 8/6, 3/5, same-colour suit swaps).
+
+Never train on the folders scored here. Functions return plain dicts; :func:`format_report` makes text.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from vision.card_names import RANKS, normalize_card, normalize_rank
+
+TRAPS = (("A", "4"), ("6", "9"), ("Q", "9"), ("8", "6"), ("3", "5"))
+SUIT_SWAPS = (("s", "c"), ("h", "d"))
+
+
+@dataclass
+class LabelledCard:
+    box: tuple[float, float, float, float]  # whole card (edje) or union of index boxes
+    rank: str
+    card: str | None = None                 # full name when the set has suits
+    index_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+
+@dataclass
+class LabelledImage:
+    path: Path
+    cards: list[LabelledCard]
+
+
+def load_edje(folder: str | Path) -> list[LabelledImage]:
+    """The edje-train folder: labels.csv, images in ``images/`` (or beside the csv)."""
+    folder = Path(folder)
+    csv_path = folder / "labels.csv"
+    if not csv_path.is_file():
+        raise FileNotFoundError(f"{csv_path} not found: an edje-style folder has labels.csv")
+    image_dir = folder / "images" if (folder / "images").is_dir() else folder
+    by_file: dict[str, list[LabelledCard]] = defaultdict(list)
+    with csv_path.open(newline="") as fh:
+        for row in csv.DictReader(fh):
+            box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            by_file[row["filename"]].append(LabelledCard(box=box, rank=normalize_rank(row["class"])))
+    return [LabelledImage(image_dir / name, cards) for name, cards in sorted(by_file.items())]
+
+
+def load_rendered(folder: str | Path) -> list[LabelledImage]:
+    """A rendered val set: ``labels.jsonl`` (see module docstring), image paths relative to the folder."""
+    folder = Path(folder)
+    path = folder / "labels.jsonl"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: a rendered val set has labels.jsonl")
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        obj = json.loads(line)
+        cards = []
+        for c in obj["cards"]:
+            name = normalize_card(c["card"])
+            idx = [tuple(map(float, b)) for b in c.get("index_boxes", [])]
+            box = c.get("card_box")
+            if box is None and idx:
+                a = np.asarray(idx)
+                box = (*a[:, :2].min(axis=0), *a[:, 2:].max(axis=0))
+            cards.append(LabelledCard(box=tuple(map(float, box)), rank=name[:-1], card=name, index_boxes=idx))
+        out.append(LabelledImage(folder / obj["image"], cards))
+    return out
+
+
+def load_folder(folder: str | Path) -> tuple[str, list[LabelledImage]]:
+    """("edje" | "rendered", images) by what the folder holds."""
+    folder = Path(folder)
+    if (folder / "labels.jsonl").is_file():
+        return "rendered", load_rendered(folder)
+    if (folder / "labels.csv").is_file():
+        return "edje", load_edje(folder)
+    raise FileNotFoundError(f"{folder}: no labels.csv (edje-style) or labels.jsonl (rendered val set) in it")
+
+
+def _inside(points: np.ndarray, box) -> bool:
+    x1, y1, x2, y2 = box
+    return bool(np.any((points[:, 0] >= x1) & (points[:, 0] <= x2) & (points[:, 1] >= y1) & (points[:, 1] <= y2)))
+
+
+def _card_points(result) -> list[np.ndarray]:
+    """Per reported card: the centres of its corner boxes (its box centre when it has none)."""
+    d = result.detections
+    cid = d.data.get("card_id", np.full(len(d), -1))
+    pts = []
+    for row in range(len(result.cards)):
+        m = cid == row
+        pts.append(d.center[m] if m.any() else result.card_detections.center[row:row + 1])
+    return pts
+
+
+class Tally:
+    """Counts for one evaluation run."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.images = 0
+        self.labelled = 0
+        self.found = 0
+        self.wrong = 0
+        self.missed = 0
+        self.reported = 0
+        self.false_outside = 0
+        self.false_wrong = 0
+        self.confusion: Counter = Counter()  # (truth, predicted or "-") -> count
+        self.ms: list[float] = []
+        self.failures: list[str] = []
+
+    def add(self, labelled: LabelledImage, result) -> None:
+        self.images += 1
+        self.ms.append(sum(result.timings_ms.values()))
+        pts = _card_points(result)
+        names = [c.card for c in result.cards]
+        conf = [c.confidence for c in result.cards]
+        by_rank = self.kind == "edje"
+        key = (lambda name: name[:-1]) if by_rank else (lambda name: name)
+        # which reported cards lie in which labelled card
+        in_box = np.zeros((len(labelled.cards), len(names)), dtype=bool)
+        for i, lc in enumerate(labelled.cards):
+            regions = [lc.box] if by_rank or not lc.index_boxes else [lc.box, *lc.index_boxes]
+            for j, p in enumerate(pts):
+                in_box[i, j] = any(_inside(p, r) for r in regions)
+        for i, lc in enumerate(labelled.cards):
+            truth = lc.rank if by_rank else lc.card
+            self.labelled += 1
+            here = [j for j in range(len(names)) if in_box[i, j]]
+            if any(key(names[j]) == truth for j in here):
+                self.found += 1
+                self.confusion[(truth, truth)] += 1
+            elif here:
+                self.wrong += 1
+                best = max(here, key=lambda j: conf[j])
+                self.confusion[(truth, key(names[best]))] += 1
+                self.failures.append(f"{labelled.path.name}: {truth} read as {key(names[best])}")
+            else:
+                self.missed += 1
+                self.confusion[(truth, "-")] += 1
+        for j, name in enumerate(names):
+            self.reported += 1
+            holders = [i for i in range(len(labelled.cards)) if in_box[i, j]]
+            if not holders:
+                self.false_outside += 1
+            elif not any(key(name) == (labelled.cards[i].rank if by_rank else labelled.cards[i].card) for i in holders):
+                self.false_wrong += 1
+
+    def summary(self) -> dict:
+        rep = max(self.reported, 1)
+        lab = max(self.labelled, 1)
+        def r(x: str) -> str:
+            return x if (self.kind == "edje" or x == "-") else x[:-1]
+
+        traps = {f"{a}/{b}": sum(n for (t, p), n in self.confusion.items() if {r(t), r(p)} == {a, b})
+                 for a, b in TRAPS}
+        if self.kind != "edje":
+            for s1, s2 in SUIT_SWAPS:
+                traps[f"suit {s1}/{s2}"] = sum(n for (t, p), n in self.confusion.items()
+                                               if p != "-" and t[:-1] == p[:-1] and {t[-1], p[-1]} == {s1, s2})
+        return {
+            "kind": self.kind, "images": self.images, "labelled_cards": self.labelled,
+            "recall": self.found / lab, "wrong": self.wrong / lab, "missed": self.missed / lab,
+            "reported_cards": self.reported,
+            "false_cards": (self.false_outside + self.false_wrong) / rep,
+            "false_outside": self.false_outside, "false_wrong_rank": self.false_wrong,
+            "traps": traps,
+            "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
+        }
+
+
+def evaluate(images: Iterable[LabelledImage], detect: Callable[[np.ndarray], object], kind: str,
+             read: Callable[[Path], np.ndarray] | None = None, limit: int = 0) -> Tally:
+    """Run ``detect`` (image -> DetectionResult) on each labelled image and tally."""
+    import cv2
+
+    read = read or (lambda p: cv2.imread(str(p), cv2.IMREAD_COLOR))
+    tally = Tally(kind)
+    for k, li in enumerate(images):
+        if limit and k >= limit:
+            break
+        img = read(li.path)
+        if img is None:
+            raise FileNotFoundError(f"{li.path}: cannot read the image")
+        tally.add(li, detect(img))
+    return tally
+
+
+def confusion_lines(tally: Tally, top: int = 12) -> list[str]:
+    """The most frequent mistakes, 'truth -> predicted: n'."""
+    errs = [(n, t, p) for (t, p), n in tally.confusion.items() if t != p]
+    errs.sort(reverse=True)
+    return [f"{t} -> {p if p != '-' else 'missed'}: {n}" for n, t, p in errs[:top]]
+
+
+def rank_matrix(tally: Tally) -> list[str]:
+    """Rows = true ranks seen, columns = the 13 ranks + missed (edje: rank level)."""
+    rank = (lambda x: x) if tally.kind == "edje" else (lambda x: x[:-1] if x != "-" else x)
+    m: Counter = Counter()
+    for (t, p), n in tally.confusion.items():
+        m[(rank(t), rank(p))] += n
+    truths = [r for r in RANKS if any(m[(r, c)] for c in (*RANKS, "-"))]
+    cols = [*RANKS, "-"]
+    lines = ["truth\\read " + " ".join(f"{c:>4}" for c in cols)]
+    for t in truths:
+        lines.append(f"{t:>10} " + " ".join(f"{m[(t, c)]:>4}" if m[(t, c)] else "   ." for c in cols))
+    return lines
+
+
+def format_report(name: str, tally: Tally) -> str:
+    s = tally.summary()
+    what = "rank" if s["kind"] == "edje" else "card"
+    lines = [
+        f"{name} ({s['kind']}): {s['images']} images, {s['labelled_cards']} labelled cards, {s['reported_cards']} reported",
+        f"  {what} found in its box: {s['recall']:.1%}   wrong {what}: {s['wrong']:.1%}   missed: {s['missed']:.1%}",
+        f"  false cards: {s['false_cards']:.1%} of reported ({s['false_outside']} outside any card, "
+        f"{s['false_wrong_rank']} on a card of another {what})",
+        "  traps (confusions either way): " + ", ".join(f"{k} {v}" for k, v in s["traps"].items()),
+        f"  median {s['median_ms']:.0f} ms per image",
+        "  most frequent mistakes: " + ("; ".join(confusion_lines(tally)) or "none"),
+        *("  " + line for line in rank_matrix(tally)),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""From named corner detections to cards: each card once per image.
+
+A card shows its index in two (sometimes four) corners; each corner is detected and named on its own. Grouping
+is by identity: a deck holds each card once, so all corners named ``Qh`` belong to one card. The best corner
+(detector confidence x classifier confidence) anchors the card; other ``Qh`` corners join it when they lie
+within reach of a card's size from it (``reach`` index heights, a card is ~6 index heights across its
+diagonal). Corners named ``Qh`` further away are a misread of another card: they are not reported as a card
+and keep ``card_id == -1`` in the raw detections.
+
+The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
+otherwise the union of the card's corner boxes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.boxes import box_ioa
+from vision.card_names import card_index
+from vision.detections import Detections
+
+DEFAULT_REACH = 8.0
+
+
+def corner_scores(corners: Detections) -> np.ndarray:
+    """(n,) detector confidence x classifier confidence (the classifier's when the detector names cards itself)."""
+    cc = corners.data.get("card_confidence")
+    if cc is None:
+        return corners.confidence.copy()
+    return corners.confidence * np.asarray(cc, dtype=np.float32)
+
+
+def group_cards(corners: Detections, card_boxes: Detections | None = None, reach: float = DEFAULT_REACH,
+                min_score: float = 0.0) -> tuple[Detections, np.ndarray]:
+    """Group named corners into cards.
+
+    ``corners.data["card"]``: (n,) names, ``""`` for unnamed (ignored). ``card_boxes``: optional whole-card boxes.
+    Returns ``(cards, card_id)``: ``cards`` has one row per name (``class_id`` = index in CARD_NAMES, ``data["card"]``, ``data["corners"]`` = how many
+    corners agree), best first; ``card_id`` (n,) is the row of ``cards`` each corner joined, or -1.
+    """
+    n = len(corners)
+    card_id = np.full(n, -1, dtype=np.int64)
+    names = corners.data.get("card", np.full(n, "", dtype=object))
+    scores = corner_scores(corners)
+    order = np.argsort(-scores, kind="stable")
+    anchors: dict[str, int] = {}  # name -> corner index of its anchor
+    members: dict[str, list[int]] = {}
+    for i in order:
+        name = names[i]
+        if not name or scores[i] < min_score:
+            continue
+        if name not in anchors:
+            anchors[name] = int(i)
+            members[name] = [int(i)]
+            continue
+        a = anchors[name]
+        ax1, ay1, ax2, ay2 = corners.xyxy[a]
+        size = max(ax2 - ax1, ay2 - ay1, 1.0)
+        dist = float(np.hypot(*(corners.center[i] - corners.center[a])))
+        if dist <= reach * size:
+            members[name].append(int(i))
+    if not anchors:
+        return Detections.empty(("card", "corners")), card_id
+    rows_xyxy, rows_conf, rows_name, rows_count = [], [], [], []
+    have_cards = card_boxes is not None and len(card_boxes) > 0
+    for row, (name, idx) in enumerate(members.items()):
+        card_id[idx] = row
+        box = np.concatenate([corners.xyxy[idx, :2].min(axis=0), corners.xyxy[idx, 2:].max(axis=0)])
+        if have_cards:
+            inside = box_ioa(corners.xyxy[idx], card_boxes.xyxy)  # (k, m)
+            holds_anchor = inside[0] >= 0.6
+            if holds_anchor.any():
+                # the card box holding most of this card's corners; among equals, the smallest (the top card)
+                held = (inside >= 0.6).sum(axis=0).astype(np.float64)
+                key = held - card_boxes.area / (card_boxes.area.max() + 1.0)
+                key[~holds_anchor] = -np.inf
+                box = card_boxes.xyxy[int(np.argmax(key))]
+        rows_xyxy.append(box)
+        rows_conf.append(float(scores[idx[0]]))
+        rows_name.append(name)
+        rows_count.append(len(idx))
+    cards = Detections(xyxy=np.array(rows_xyxy, np.float32), confidence=np.array(rows_conf, np.float32),
+                       class_id=np.array([card_index(x) for x in rows_name], np.int64),
+                       data={"card": np.array(rows_name, dtype=object), "corners": np.array(rows_count, np.int64)})
+    return cards, card_id
