@@ -119,3 +119,17 @@ def test_default_model_dir_is_the_checkout_models_folder_or_the_environment(monk
     assert default_model_dir() == Path(__file__).resolve().parents[1] / "models"
     monkeypatch.setenv("PATIENCE_LENS_MODELS", str(tmp_path))
     assert default_model_dir() == tmp_path
+
+
+def test_camera_frames_reuse_names_of_unchanged_corners_but_not_of_a_changed_one(fake):
+    first = fake.detect(fake_scene())
+    again = fake.detect(fake_scene(), previous=first)
+    assert again.reused == 4 and again.names == first.names
+    changed = fake_scene()
+    # another card put down where the 9s was: different colour and a dark mark (cards differ in texture)
+    r, g, b = (int(v * 255) for v in SCENE["colours"][card_index("5c")])
+    cv2.rectangle(changed, (380, 75), (420, 125), (b, g, r), -1)
+    cv2.rectangle(changed, (395, 80), (400, 120), (0, 0, 0), -1)
+    after = fake.detect(changed, previous=first)
+    assert after.reused == 3
+    assert after.names == fake.detect(changed).names and "9s" not in after.names

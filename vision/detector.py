@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_names import CARD_NAMES, CardNameError, is_card_name_list, normalize_card
+from vision.boxes import box_iou
 from vision.crops import DEFAULT_PAD, crops_to_tensor, index_crop
 from vision.detections import Detections
 from vision.grouping import DEFAULT_REACH, group_cards
@@ -37,6 +38,8 @@ from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
 from vision.tiling import detect_tiled, merge_overlapping
 
 MANIFEST = "vision.json"
+SIGNATURE_SIZE = 16
+SIGNATURE_TOLERANCE = 0.25  # mean |difference| of standardised 16x16 grey crops; same corner in the next frame: ~0.05
 ENV_MODELS = "PATIENCE_LENS_MODELS"
 
 
@@ -109,6 +112,7 @@ class DetectionResult:
     detections: Detections
     image_hw: tuple[int, int] = (0, 0)
     tiles: int = 1
+    reused: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -125,6 +129,15 @@ class DetectionResult:
                 row["card_confidence"] = round(float(data.get("card_confidence", 0.0)), 4)
             raw.append(row)
         return {"cards": [c.to_json() for c in self.cards], "detections": raw}
+
+
+def crop_signature(image_bgr: np.ndarray, box, pad: float) -> np.ndarray:
+    """A 16x16 grey thumbnail of the index crop, standardised (zero mean, unit spread), flattened: (256,)."""
+    import cv2
+
+    c = index_crop(image_bgr, box, SIGNATURE_SIZE, pad)
+    g = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.float32).reshape(-1)
+    return (g - g.mean()) / (g.std() + 8.0)
 
 
 def reading_order(d: Detections) -> np.ndarray:
@@ -202,29 +215,55 @@ class Detector:
         return merge_overlapping(Detections.merge([tiled, whole]), self.iou_threshold), n
 
     # -- stage 2 ------------------------------------------------------------------------------------------------
-    def name_corners(self, image_bgr: np.ndarray, boxes: Detections) -> Detections:
-        """Stage 2: data columns ``label``, ``card``, ``card_confidence`` for every box (cards get ``""``)."""
+    def name_corners(self, image_bgr: np.ndarray, boxes: Detections,
+                     previous: "DetectionResult | None" = None) -> tuple[Detections, int]:
+        """Stage 2: data columns ``label``, ``card``, ``card_confidence`` (and ``signature``) for every box.
+
+        With ``previous`` (the result for the previous camera frame), a corner that sits where a corner of that
+        frame sat (IoU >= 0.7) and LOOKS the same (16x16 grey signature) keeps its name without running the
+        classifier: a card put exactly on top of another one looks different, so it is classified again.
+        Returns (named boxes, how many names were reused).
+        """
         n = len(boxes)
         label = np.array([self.labels[c] if 0 <= c < len(self.labels) else str(c) for c in boxes.class_id], dtype=object)
         card = np.full(n, "", dtype=object)
         card_conf = np.zeros(n, np.float32)
+        signature = np.zeros((n, SIGNATURE_SIZE * SIGNATURE_SIZE), np.float32)
+        reused = 0
         if self.single_stage:
             card[:] = [normalize_card(self.yolo.classes[c]) for c in boxes.class_id]
             card_conf[:] = 1.0
         else:
             idx = np.flatnonzero(boxes.class_id == self.index_class)
-            if len(idx):
+            for i in idx:
+                signature[i] = crop_signature(image_bgr, boxes.xyxy[i], self.spec.crop_pad)
+            todo = idx
+            if previous is not None and len(idx) and "signature" in previous.detections.data:
+                prev = previous.detections
+                prev = prev[(prev.data["card"] != "") & (prev.class_id == self.index_class)]
+                if len(prev):
+                    iou = box_iou(boxes.xyxy[idx], prev.xyxy)
+                    j = iou.argmax(axis=1)
+                    diff = np.abs(signature[idx] - prev.data["signature"][j]).mean(axis=1)
+                    same = (iou[np.arange(len(idx)), j] >= 0.7) & (diff <= SIGNATURE_TOLERANCE)
+                    card[idx[same]] = prev.data["card"][j[same]]
+                    card_conf[idx[same]] = prev.data["card_confidence"][j[same]]
+                    reused = int(same.sum())
+                    todo = idx[~same]
+            if len(todo):
                 size = self.spec.crop_size or self.classifier.size
-                crops = [index_crop(image_bgr, boxes.xyxy[i], size, self.spec.crop_pad) for i in idx]
+                crops = [index_crop(image_bgr, boxes.xyxy[i], size, self.spec.crop_pad) for i in todo]
                 p = self.classifier.probabilities(crops_to_tensor(crops))
                 best = p.argmax(axis=1)
-                card[idx] = [self.classifier_names[b] for b in best]
-                card_conf[idx] = p[np.arange(len(idx)), best]
-        return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id,
-                          data={**boxes.data, "label": label, "card": card, "card_confidence": card_conf})
+                card[todo] = [self.classifier_names[b] for b in best]
+                card_conf[todo] = p[np.arange(len(todo)), best]
+        data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature}
+        return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data), reused
 
     # -- all ----------------------------------------------------------------------------------------------------
-    def detect(self, image_bgr: np.ndarray) -> DetectionResult:
+    def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None) -> DetectionResult:
+        """The cards in one frame. Camera loops pass the previous frame's result as ``previous`` so that corners
+        that did not move or change keep their names without the classifier (see :meth:`name_corners`)."""
         import time
 
         if image_bgr is None or not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
@@ -239,7 +278,7 @@ class Detector:
         t0 = time.perf_counter()
         boxes, passes = self.find_boxes(image_bgr)
         t1 = time.perf_counter()
-        named = self.name_corners(image_bgr, boxes)
+        named, reused = self.name_corners(image_bgr, boxes, previous)
         t2 = time.perf_counter()
         is_card_box = named.class_id == self.card_class if self.card_class >= 0 else np.zeros(len(named), bool)
         corners = named[~is_card_box]
@@ -255,7 +294,7 @@ class Detector:
                          corners=int(data["corners"])) for xyxy, conf, _c, data in cards]
         t3 = time.perf_counter()
         return DetectionResult(cards=seen, card_detections=cards, detections=named, image_hw=image_bgr.shape[:2],
-                               tiles=passes, timings_ms={"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
+                               tiles=passes, reused=reused, timings_ms={"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
                                                          "group": (t3 - t2) * 1e3})
 
 
