@@ -349,14 +349,15 @@ class Contest:
         return [s.name for s in self.standings() if s.place == 1]
 
     def result(self) -> dict:
-        """The contest's result as JSON-safe data (``complete`` is False while it is going on)."""
+        """The contest's result as JSON-safe data (``complete`` False while it is going on: standings so far, no
+        winners yet)."""
         return {
             "game": self.game,
             "variant": self.variant,
             "seed": self.seed,
             "complete": self.is_over,
             "called": [str(c) for c in self.order[:self.called]],
-            "winners": self.winners(),
+            "winners": self.winners() if self.is_over else [],
             "standings": [s.to_dict(self.game) for s in self.standings()],
         }
 

@@ -1,0 +1,97 @@
+"""A contest at a glance: every player's layout side by side (wrapping to the next line when the terminal is
+narrow), the player to act framed in bold, the caller's card on top, and the ranking table at the end."""
+
+from __future__ import annotations
+
+from rich.columns import Columns
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from assistant.games.tommy import TommyState
+from assistant.panel.cards_text import cards_text
+from assistant.panel.game_panel import hint_table
+from assistant.panel.poker_view import poker_layout
+from assistant.panel.tommy_view import tommy_layout
+
+
+def game_title(contest) -> str:
+    if contest.game == "tommy":
+        return f"Sir Tommy contest - {contest.variant}"
+    rules = contest.seats[0].state.rules
+    return f"Poker Patience contest - {rules.describe()}"
+
+
+def call_line(contest) -> Text:
+    """``call 7 of 52: the caller turns Q♥``, or the state after the last call."""
+    if contest.is_over:
+        return Text(f"all {len(contest.order)} cards called - the contest is over", style="bold")
+    if contest.all_called and contest.game == "tommy":
+        return Text(f"all {len(contest.order)} cards called: each player plays the game out in turn", style="bold")
+    line = Text(f"call {contest.call_number} of {contest.calls_total}: the caller turns ", style="bold")
+    return line.append_text(cards_text(contest.last_call()))
+
+
+def seat_status(contest, seat) -> Text:
+    current = contest.current
+    if seat.finished:
+        return Text(f"finished: {contest.result_text(seat)}", style="bold")
+    if seat is current:
+        return Text("to play", style="bold yellow")
+    if seat.turn_done and not contest.all_called:
+        return Text("done, waiting for the next card", style="dim")
+    return Text("waiting", style="dim")
+
+
+def seat_panel(contest, seat) -> Panel:
+    """One player's layout in a frame; bold yellow for the player to act."""
+    st = seat.state
+    if isinstance(st, TommyState):
+        body = tommy_layout(st)
+    else:
+        body = poker_layout(st)
+        if st.current is not None:
+            body = Group(Text("card to place: ").append_text(cards_text(st.pending)), body)
+    is_current = seat is contest.current
+    return Panel(
+        Group(body, Text(""), seat_status(contest, seat)),
+        title=Text(seat.name, style="bold"),
+        border_style="bold yellow" if is_current else "dim",
+        expand=False,
+    )
+
+
+def standings_table(contest) -> Table:
+    """The ranking: place, player, result (equal results share a place)."""
+    over = contest.is_over
+    table = Table(title=Text("Result" if over else "Standing so far", style="bold"), title_justify="left")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    if contest.game == "tommy":
+        out_of = contest.seats[0].state.rules.cards_in_play
+        table.add_column(f"on foundations (of {out_of})", justify="right")
+        table.add_column("won")
+    else:
+        table.add_column("points", justify="right")
+        table.add_column(f"win ({contest.seats[0].state.rules.win_threshold}+)")
+    for s in contest.standings():
+        style = "bold green" if s.place == 1 and over else ""
+        table.add_row(str(s.place), s.name, str(s.points), "yes" if s.won else "no", style=style)
+    return table
+
+
+def contest_panel(contest, hint=None, message: str | Text | None = None) -> Panel:
+    """The whole table: the call, every layout, the current player's hint (when there is one) and a message."""
+    parts: list = [call_line(contest), Text("")]
+    parts.append(Columns([seat_panel(contest, s) for s in contest.seats], padding=(0, 1)))
+    if hint is not None and hint.options and contest.current is not None:
+        parts += [Text(""), Text(f"hint for {contest.current.name}", style="cyan"), hint_table(hint)]
+        if hint.note:
+            parts.append(Text(hint.note, style="dim"))
+    if contest.is_over:
+        parts += [Text(""), standings_table(contest)]
+    if message:
+        parts += [Text(""), message if isinstance(message, Text) else Text.from_markup(message)]
+    return Panel(Group(*parts), title=game_title(contest),
+                 subtitle=f"seed {contest.seed}: replay with --seed {contest.seed}", expand=False)
