@@ -169,6 +169,8 @@ def prompt(contest) -> str:
         if len(st.pending) > 1:
             return f"{seat.name}, card and cell (Qh r1c3; {len(st.pending)} to place)> "
         return f"{seat.name}, where does {hand} go (r1c3 or 13)> "
+    if len(seat.hand()) > 1:
+        return f"{seat.name}, place {hand} (S0>W2 puts the first of them on waste pile 2, S1>F0 ...)> "
     if hand:
         return f"{seat.name}, place {hand} (w0-w3 or f0-f3)> "
     if contest.all_called:
