@@ -47,7 +47,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from assistant.cards import Card, CardError, Rank, check_distinct, parse_cards
+from assistant.cards import Card, CardError, Rank, check_distinct, full_deck, parse_cards
 from assistant.games.tommy_rules import (
     ALIASES,
     PILES,
@@ -101,6 +101,29 @@ def compare_results(a: "TommyResult | TommyState", b: "TommyResult | TommyState"
     if ra.won:
         return 0
     return (ra.foundation_cards > rb.foundation_cards) - (ra.foundation_cards < rb.foundation_cards)
+
+
+_MOVES: dict[tuple, Move] = {}
+_SORT_KEY = {c: (c.rank, c.suit) for c in full_deck()}.__getitem__  # sorted(cards) order, faster
+_TEXT: dict[Card | Move, str] = {c: str(c) for c in full_deck()}  # str() of cards and moves, cached
+
+
+def _text(x: Card | Move) -> str:
+    t = _TEXT.get(x)
+    if t is None:
+        t = _TEXT[x] = str(x)
+    return t
+
+_ACES = [Card.from_index(13 * s) for s in range(4)]
+
+
+def _mv(source: str, i: int | None, target: str, j: int) -> Move:
+    """A cached Move (legal_moves builds many)."""
+    key = (source, i, target, j)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(source, i, target, j)
+    return move
 
 
 def _piles(piles, what: str) -> list[list[Card]]:
@@ -163,6 +186,7 @@ class TommyState:
         self._batch_left = 0  # cards still to turn in the current batch (four at a time)
         self.redeals_left: int = rules.redeals
         self.history: list[Card | Move] = []
+        self._history_text: list[str] = []  # str() of each history item, kept in step
         self._undo: list[tuple] = []
         self._start: dict | None = None  # the layout a game set up with from_layout() started from
         if order_list is not None:
@@ -277,16 +301,16 @@ class TommyState:
             return []
         if self._order_known:
             return [self._order[0]]
-        return sorted(self._stock)
+        return sorted(self._stock, key=_SORT_KEY)
 
     def stock_cards(self) -> list[Card]:
         """The cards in the stock (as a set the player may know them after a redeal), sorted."""
-        return sorted(self._stock)
+        return sorted(self._stock, key=_SORT_KEY)
 
     def unseen(self) -> list[Card]:
         """Cards in play never seen by the player (not yet turned), sorted. Buried cards under the old strict
         rule were seen when turned: the player has to remember them; ``player_view()`` hides them."""
-        return sorted(c for c in self._stock if c not in self._seen)
+        return sorted((c for c in self._stock if c not in self._seen), key=_SORT_KEY)
 
     def turn(self, card: Card | str) -> None:
         """Apply a chance outcome: ``card`` was turned from the stock. CardError if it cannot be next."""
@@ -313,6 +337,7 @@ class TommyState:
         self._seen.add(card)
         self.hand.append(card)
         self.history.append(card)
+        self._history_text.append(_TEXT[card])
 
     def _why_not_in_stock(self, card: Card) -> str:
         if card.rank > self.rules.max_rank:
@@ -336,7 +361,7 @@ class TommyState:
         if self._order is not None:
             card = self._order[0]
         elif self.rng is not None:
-            pool = sorted(self._stock)
+            pool = sorted(self._stock, key=_SORT_KEY)
             card = pool[int(self.rng.integers(len(pool)))]
         else:
             raise CardError("the stock order is unknown: call turn(card) or set_stock_order(order)")
@@ -364,6 +389,19 @@ class TommyState:
         """The rank foundation ``f`` takes next (1 = Ace when empty), None when complete."""
         pile = self.foundations[f]
         return self.rules.next_rank(f, pile[-1].rank if pile else None)
+
+    def _fits(self, f: int, card: Card) -> bool:
+        """Fast ``foundation_accepts`` (no message); kept in step with ``_foundation_refusal``."""
+        pile = self.foundations[f]
+        r = self.rules
+        if not pile:
+            if r.calculation or card.rank != 1:
+                return False
+            return not r.foundations_in_order or f == 0 or bool(self.foundations[f - 1])
+        top = pile[-1].rank
+        if r.calculation:
+            return top != 13 and card.rank == (top + f) % 13 + 1
+        return card.rank == top + 1 and (not r.in_suit or card.suit == pile[0].suit)
 
     def _foundation_refusal(self, f: int, card: Card) -> str | None:
         r = self.rules
@@ -437,20 +475,20 @@ class TommyState:
             for k, card in enumerate(self.hand):
                 idx = None if one else k
                 for f in range(PILES):
-                    if self._foundation_refusal(f, card) is None:
-                        moves.append(Move("S", idx, "F", f))
+                    if self._fits(f, card):
+                        moves.append(_mv("S", idx, "F", f))
                 for w in range(PILES):
-                    moves.append(Move("S", idx, "W", w))
+                    moves.append(_mv("S", idx, "W", w))
             return moves
         for i, pile in enumerate(self.waste):
             if pile:
                 for f in range(PILES):
-                    if self._foundation_refusal(f, pile[-1]) is None:
-                        moves.append(Move("W", i, "F", f))
+                    if self._fits(f, pile[-1]):
+                        moves.append(_mv("W", i, "F", f))
         if self.rules.waste_to_waste:
             for i, pile in enumerate(self.waste):
                 if pile:
-                    moves.extend(Move("W", i, "W", j) for j in range(PILES) if j != i)
+                    moves.extend(_mv("W", i, "W", j) for j in range(PILES) if j != i)
         if self._refusal(REDEAL) is None:
             moves.append(REDEAL)
         return moves
@@ -472,6 +510,7 @@ class TommyState:
             card = self.hand.pop(move.source_index or 0) if move.source == "S" else self.waste[move.source_index].pop()
             (self.foundations if move.target == "F" else self.waste)[move.target_index].append(card)
         self.history.append(move)
+        self._history_text.append(_text(move))
 
     push = apply
 
@@ -514,6 +553,7 @@ class TommyState:
         self._order_known, self._batch_left, self.redeals_left = known, batch, redeals
         last = self.history[-1]
         del self.history[n:]
+        del self._history_text[n:]
         return last
 
     pop = undo
@@ -527,6 +567,7 @@ class TommyState:
         new._stock, new._seen = set(self._stock), set(self._seen)
         new._order = list(self._order) if self._order is not None else None
         new.history = list(self.history)
+        new._history_text = list(self._history_text)
         new._undo = list(self._undo)
         new.rng = copy.deepcopy(self.rng)
         return new
@@ -546,11 +587,24 @@ class TommyState:
             return True
         if self.redeals_left > 0:
             return False  # waste is not empty (else won), so a redeal is possible
-        if self.rules.waste_to_waste:
-            cards = [c for pile in self.waste for c in pile]
-        else:
-            cards = [pile[-1] for pile in self.waste if pile]
-        return not any(self._foundation_refusal(f, c) is None for c in cards for f in range(PILES))
+        if not self.rules.waste_to_waste:
+            return not any(self._fits(f, p[-1]) for p in self.waste if p for f in range(PILES))
+        ranks, cards = self._wanted()
+        return not any(c.rank in ranks or c in cards for p in self.waste for c in p)
+
+    def _wanted(self) -> tuple[set[int], set[Card]]:
+        """What the foundations take now: ranks in any suit, and single cards (in suit)."""
+        ranks: set[int] = set()
+        cards: set[Card] = set()
+        for f, pile in enumerate(self.foundations):
+            need = self.rules.next_rank(f, pile[-1].rank if pile else None)
+            if need is None or (not pile and (self.rules.calculation or not self._fits(f, _ACES[0]))):
+                continue
+            if pile and self.rules.in_suit:
+                cards.add(Card(Rank(need), pile[0].suit))
+            else:
+                ranks.add(need)
+        return ranks, cards
 
     def result(self) -> TommyResult:
         return TommyResult(self.is_won(), self.foundation_cards(), self.rules.cards_in_play)
@@ -621,17 +675,18 @@ class TommyState:
     def to_dict(self) -> dict:
         """A JSON-safe save: rules, base cards, the history (card texts for turns, move texts), the remaining
         deal order if one is known to the engine, and the layout (checked on load)."""
+        t = _TEXT
         return {
             "format": SAVE_FORMAT,
             "rules": self.rules.to_dict(),
-            "bases": [str(c) for c in self.bases],
+            "bases": [t[c] for c in self.bases],
             "start": self._start,
-            "history": [str(x) for x in self.history],
-            "order": [str(c) for c in self._order] if self._order is not None and not self._order_known else None,
+            "history": list(self._history_text),
+            "order": [t[c] for c in self._order] if self._order is not None and not self._order_known else None,
             "layout": {
-                "foundations": [[str(c) for c in p] for p in self.foundations],
-                "waste": [[str(c) for c in p] for p in self.waste],
-                "hand": [str(c) for c in self.hand],
+                "foundations": [[t[c] for c in p] for p in self.foundations],
+                "waste": [[t[c] for c in p] for p in self.waste],
+                "hand": [t[c] for c in self.hand],
                 "stock_count": self.stock_count,
                 "redeals_left": self.redeals_left,
             },
