@@ -240,9 +240,24 @@ def test_index_crop_is_a_padded_square_around_the_box_at_any_scale():
     big = index_crop(img, [100, 100, 160, 200], 64, 0.15)
     small = index_crop(img[90:210, 90:170], [10, 10, 70, 110], 64, 0.15)
     assert big.shape == (64, 64, 3) and np.array_equal(big, small)
+    # the box is 100 px tall: the crop's side is 130 px, the white box spans 60/130 of its width in the middle
+    cols = np.flatnonzero(big[32, :, 0] > 128)
+    assert abs(len(cols) - 64 * 60 / 130) <= 2 and abs((cols[0] + cols[-1]) / 2 - 31.5) <= 1
     assert square_box([0, 0, 10, 20], 0.25).tolist() == [-10, -5, 20, 25]
     # outside the image: the border is replicated, nothing raises
     assert index_crop(img, [-50, -50, 5, 5], 32).shape == (32, 32, 3)
     assert index_crop(img, [790, 990, 1200, 1200], 32).shape == (32, 32, 3)
     t = crops_to_tensor([big, big])
     assert t.shape == (2, 3, 64, 64) and t.dtype == np.float32 and 0 <= t.min() and t.max() <= 1
+
+
+def test_inference_crops_are_cut_like_the_training_crops():
+    """vision.scenes.crop_index cuts the classifier's training crops; inference must cut the same pixels."""
+    scenes = pytest.importorskip("vision.scenes", reason="the training renderer (vision/scenes.py) is not in this tree")
+    rng = np.random.default_rng(1)
+    img = rng.integers(0, 255, (480, 640, 3)).astype(np.uint8)
+    pad = (scenes.CROP_EXPAND - 1) / 2
+    for box in ([100, 100, 130, 150], [600, 450, 660, 500], [5.5, 7.25, 40.75, 33.5]):
+        ours = index_crop(img, box, scenes.CROP_SIZE, pad)
+        theirs = scenes.crop_index(img, box)
+        assert np.array_equal(ours, theirs), box

@@ -31,7 +31,7 @@ import numpy as np
 
 from vision.card_names import CARD_NAMES, CardNameError, is_card_name_list, normalize_card
 from vision.boxes import box_iou
-from vision.crops import DEFAULT_PAD, crops_to_tensor, index_crop
+from vision.crops import DEFAULT_PAD, DEFAULT_SIZE, crops_to_tensor, index_crop, resize_crops
 from vision.detections import Detections
 from vision.grouping import DEFAULT_REACH, group_cards
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
@@ -58,7 +58,7 @@ class ModelSpec:
     detector_classes: list[str] | None = None
     classifier: Path | None = None
     classifier_classes: list[str] | None = None
-    crop_size: int | None = None  # None: the classifier's input size
+    crop_size: int = DEFAULT_SIZE  # the training crops' size; resized to the classifier's input after cutting
     crop_pad: float = DEFAULT_PAD
 
     @classmethod
@@ -78,7 +78,7 @@ class ModelSpec:
             clf_file = d / clf.get("file", "classifier.onnx") if clf else None
             return cls(detector=det_file, detector_classes=det.get("classes"),
                        classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
-                       crop_size=(clf or {}).get("crop_size"), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)))
+                       crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)))
         det_file = d / "detector.onnx"
         if not det_file.is_file():
             onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)
@@ -251,9 +251,8 @@ class Detector:
                     reused = int(same.sum())
                     todo = idx[~same]
             if len(todo):
-                size = self.spec.crop_size or self.classifier.size
-                crops = [index_crop(image_bgr, boxes.xyxy[i], size, self.spec.crop_pad) for i in todo]
-                p = self.classifier.probabilities(crops_to_tensor(crops))
+                crops = [index_crop(image_bgr, boxes.xyxy[i], self.spec.crop_size, self.spec.crop_pad) for i in todo]
+                p = self.classifier.probabilities(crops_to_tensor(resize_crops(crops, self.classifier.size)))
                 best = p.argmax(axis=1)
                 card[todo] = [self.classifier_names[b] for b in best]
                 card_conf[todo] = p[np.arange(len(todo)), best]
