@@ -473,3 +473,59 @@ def test_a_clone_is_independent():
     assert s.to_dict() == before and c.to_dict() != before
     c.undo()
     assert s.to_dict() == before
+
+
+# -- joining a game, chance without an order ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, foundations, waste, message", [
+    ("standard", "2s | - | - | -", None, "takes an Ace"),
+    ("standard", "As 3s | - | - | -", None, "needs a 2"),
+    ("standard", "As | - | - | -", "As | - | - | -", "appears twice"),
+    ("standard", "As | - | -", None, "4 piles are needed"),
+    ("numerica", "- | As | - | -", None, "start foundation 0 first"),
+    ("in-suit", "As 2h | - | - | -", None, "in suit it takes only 2s"),
+    ("aces-out-first", "As | Ah | - | -", None, "every foundation starts with its base card"),
+    ("puss-in-the-corner", "As | Ah | Ad | Ac", "Kh | - | - | -", "not in play"),
+    ("calculation", "As | 3s | 2s | 4s", None, "must be a 2"),
+])
+def test_a_layout_that_the_rules_cannot_produce_is_refused(rules, foundations, waste, message):
+    with pytest.raises(ValueError, match=message):
+        TommyState.from_layout(rules, foundations, waste)
+
+
+def test_without_an_order_the_next_card_is_whatever_the_player_turns():
+    s = TommyState("in-suit")
+    with pytest.raises(CardError, match="order is unknown"):
+        s.turn_next()
+    s.set_stock_order(sorted(full_deck(), reverse=True))
+    assert s.turn_next() == Card.parse("Kc")
+    with pytest.raises(ValueError, match="permutation"):
+        s.set_stock_order(full_deck())
+
+
+def test_a_shuffled_redeal_draws_its_order_from_the_rng_when_simulating():
+    def after_redeal(seed: int) -> list[Card]:
+        s = TommyState.from_layout("in-suit", None, None, rng=np.random.default_rng(seed))
+        for _ in range(52):
+            s.turn_next()
+            s.apply("S>W0")
+        s.apply("R")
+        turned = []
+        for _ in range(4):
+            turned.append(s.turn_next())
+            s.apply("S>W1")
+        return turned
+
+    assert after_redeal(1) == after_redeal(1)
+    assert after_redeal(1) != after_redeal(2)
+
+
+def test_turning_errors_name_the_card():
+    s = TommyState("four-at-a-time")
+    for c in ("2c", "3c", "4c", "5c"):
+        s.turn(c)
+    with pytest.raises(CardError, match="cannot turn 6c: place the turned cards first"):
+        s.turn("6c")
+    done = TommyState.from_layout("standard", None, [[str(c) for c in full_deck()], [], [], []])
+    with pytest.raises(CardError, match="the stock is empty"):
+        done.turn("As")
