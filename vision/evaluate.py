@@ -8,7 +8,8 @@ Two kinds of folder:
   inside); *wrong* when only reported cards of other ranks lie in it; *missed* when none does. A reported card
   is *false* when it lies in no labelled box (``outside``) or only in boxes of other ranks (``wrong rank``).
   Rank confusion: per labelled card, the rank of the most confident reported card in its box.
-- **rendered val sets** (``labels.jsonl``: one object per image, ``{"image": "x.jpg", "cards": [{"card": "Qh",
+- **rendered val sets**: ``patience dataset build``'s ``datasets/build`` (held-out designs, ``meta/val/*.json``,
+  see :func:`load_synth`), or ``labels.jsonl`` (one object per image, ``{"image": "x.jpg", "cards": [{"card": "Qh",
   "index_boxes": [[x1, y1, x2, y2], ...], "card_box": [...]}]}``): card recall = share of labelled cards
   reported under their own name, located (a corner of the reported card is within one of its index boxes or
   its card box); wrong-card rate = share of reported cards that are not in the image or not where reported.
@@ -87,14 +88,48 @@ def load_rendered(folder: str | Path) -> list[LabelledImage]:
     return out
 
 
+def load_synth(folder: str | Path, split: str = "val") -> list[LabelledImage]:
+    """The rendered set of ``patience dataset build`` (``datasets/build`` or its ``detect/``): per image
+    ``meta/<split>/NNNNNN.json`` with ``indices`` (card, corner, visible, quad; listed when >= 60 % visible) and
+    ``cards`` (whole faces nearly fully visible: card, box). A labelled card = a card with a listed index."""
+    folder = Path(folder)
+    if (folder / "detect").is_dir():
+        folder = folder / "detect"
+    meta_dir = folder / "meta" / split
+    if not meta_dir.is_dir():
+        raise FileNotFoundError(f"{meta_dir} not found: give the folder `patience dataset build` wrote (datasets/build)")
+    out = []
+    for meta_path in sorted(meta_dir.glob("*.json")):
+        image = folder / "images" / split / (meta_path.stem + ".jpg")
+        if not (folder / "labels" / split / (meta_path.stem + ".txt")).is_file():
+            continue  # still being rendered: its label file is written last
+        meta = json.loads(meta_path.read_text())
+        boxes: dict[str, list] = defaultdict(list)
+        for ix in meta.get("indices", []):
+            q = np.asarray(ix["quad"], dtype=np.float64)
+            boxes[normalize_card(ix["card"])].append((*q.min(axis=0), *q.max(axis=0)))
+        whole = {normalize_card(c["card"]): tuple(map(float, c["box"])) for c in meta.get("cards", [])}
+        cards = []
+        for name, idx in sorted(boxes.items()):
+            a = np.asarray(idx)
+            box = whole.get(name, (*a[:, :2].min(axis=0), *a[:, 2:].max(axis=0)))
+            cards.append(LabelledCard(box=tuple(map(float, box)), rank=name[:-1], card=name,
+                                      index_boxes=[tuple(map(float, b)) for b in idx]))
+        out.append(LabelledImage(image, cards))
+    return out
+
+
 def load_folder(folder: str | Path) -> tuple[str, list[LabelledImage]]:
     """("edje" | "rendered", images) by what the folder holds."""
     folder = Path(folder)
+    if (folder / "meta" / "val").is_dir() or (folder / "detect" / "meta" / "val").is_dir():
+        return "rendered", load_synth(folder)
     if (folder / "labels.jsonl").is_file():
         return "rendered", load_rendered(folder)
     if (folder / "labels.csv").is_file():
         return "edje", load_edje(folder)
-    raise FileNotFoundError(f"{folder}: no labels.csv (edje-style) or labels.jsonl (rendered val set) in it")
+    raise FileNotFoundError(f"{folder}: no labels.csv (edje-style), meta/val/ (patience dataset build) or labels.jsonl "
+                            "(rendered val set) in it")
 
 
 def _inside(points: np.ndarray, box) -> bool:

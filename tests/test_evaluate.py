@@ -1,0 +1,76 @@
+"""Scoring recognition against labels (vision.evaluate): found / wrong / missed cards, false cards, confusions.
+Uses the stand-in models on the stand-in scene (Qh with both corners, 9s, 10d; see test_detector.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from test_detector import FAKE, fake_scene  # tests/ is on sys.path (pytest's prepend import mode)
+from vision.detector import Detector
+from vision.evaluate import LabelledCard, LabelledImage, Tally, evaluate, format_report, load_edje, load_folder
+
+EDJE = Path("/work/shared/datasets/real-dev/edje-train")
+
+
+@pytest.fixture(scope="module")
+def result():
+    return Detector(model_dir=FAKE).detect(fake_scene())
+
+
+def test_ranks_in_whole_card_boxes_edje_style(result):
+    labelled = LabelledImage(Path("scene.png"), [
+        LabelledCard(box=(80, 60, 220, 280), rank="Q"),    # the queen: found
+        LabelledCard(box=(380, 60, 480, 200), rank="9"),   # the 9s: found
+        LabelledCard(box=(480, 340, 600, 460), rank="9"),  # read as 10 there: wrong, a 9 -> 10 confusion
+        LabelledCard(box=(0, 400, 60, 470), rank="K"),     # nothing there: missed
+    ])
+    t = Tally("edje")
+    t.add(labelled, result)
+    s = t.summary()
+    assert (t.found, t.wrong, t.missed) == (2, 1, 1)
+    assert s["recall"] == 0.5 and s["reported_cards"] == 3
+    assert (t.false_outside, t.false_wrong) == (0, 1) and s["false_cards"] == pytest.approx(1 / 3)
+    assert t.confusion[("9", "10")] == 1 and t.confusion[("K", "-")] == 1
+    text = format_report("scene", t)
+    assert "rank found in its box: 50.0%" in text and "9 -> 10: 1" in text
+
+
+def test_full_names_and_traps_on_a_rendered_style_label(result):
+    labelled = LabelledImage(Path("scene.png"), [
+        LabelledCard(box=(85, 70, 215, 270), rank="Q", card="Qh", index_boxes=[(90, 65, 110, 95)]),
+        LabelledCard(box=(390, 85, 410, 115), rank="9", card="9c", index_boxes=[(390, 85, 410, 115)]),
+        LabelledCard(box=(508, 363, 532, 397), rank="6", card="6d", index_boxes=[(508, 363, 532, 397)]),
+    ])
+    t = Tally("rendered")
+    t.add(labelled, result)
+    s = t.summary()
+    assert (t.found, t.wrong, t.missed) == (1, 2, 0)
+    assert s["traps"]["suit s/c"] == 1  # 9c read as 9s
+    assert s["traps"]["6/9"] == 0 and t.confusion[("6d", "10d")] == 1
+
+
+def test_load_folder_tells_edje_from_rendered_sets(tmp_path):
+    (tmp_path / "labels.jsonl").write_text(json.dumps({"image": "a.png", "cards": [
+        {"card": "Th", "index_boxes": [[0, 0, 10, 10], [50, 80, 60, 90]]}]}) + "\n")
+    kind, images = load_folder(tmp_path)
+    assert kind == "rendered" and images[0].cards[0].card == "10h" and images[0].cards[0].box == (0, 0, 60, 90)
+    with pytest.raises(FileNotFoundError, match="labels.csv"):
+        load_folder(tmp_path / "nothing")
+
+
+def test_evaluate_reads_images_and_counts(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), fake_scene())
+    li = LabelledImage(tmp_path / "a.png", [LabelledCard(box=(80, 60, 220, 280), rank="Q")])
+    t = evaluate([li, li], Detector(model_dir=FAKE).detect, "edje")
+    assert t.images == 2 and t.found == 2 and t.false_outside == 4
+
+
+@pytest.mark.skipif(not (EDJE / "labels.csv").is_file(), reason="the shared edje-train photos are not on this machine")
+def test_the_edje_labels_load():
+    images = load_edje(EDJE)
+    assert len(images) == 296 and sum(len(i.cards) for i in images) == 527
+    assert {c.rank for i in images for c in i.cards} == {"9", "10", "J", "Q", "K", "A"}
