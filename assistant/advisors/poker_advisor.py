@@ -1,0 +1,459 @@
+"""Poker Patience advisor: for the turned card, every legal cell ranked by expected final score.
+
+004, "Spielablauf": "Leg sie offen auf einen beliebigen freien Platz im Quadrat. [...] Eine gelegte Karte darfst du
+nie mehr verschieben." and "Das Können steckt darin, jede Karte gut zu platzieren, ohne zu wissen, was noch kommt".
+
+How a cell is valued (see docs/BENCHMARKS.md for the measured strength of each step):
+
+1. A playing policy: each row and column has a value, learned in self-play for abstract partial lines
+   (rank-multiplicity pattern, flush still possible, straight windows still open, row or column, cards on the
+   grid; ``poker_values.json``); the card goes where the gain of its row plus its column is largest. Rows and
+   columns have separate tables, so the policy finds the human plan of 004's tips by itself: "Halte eine oder zwei
+   Spalten für Flushs frei: Dort sammelst du eine Farbe, in den Reihen dann Paare und Full Houses."
+2. Monte Carlo: for each candidate cell, the same sampled orders of the unseen cards (common random numbers) are
+   played out by the policy; the cell's value is the mean final score. Empty rows are alike and empty columns
+   are alike (free placement only), so only one cell of each kind is simulated. Candidates that are clearly
+   worse (paired difference over 3 standard errors) stop being simulated.
+3. With three empty cells or fewer the expectation is computed exactly (expectimax over every unseen card).
+
+Pure: no I/O, no clock except the thinking budget. ``samples=`` fixes the work (exactly reproducible for a seed);
+``budget_ms=`` stops between fixed-size batches of sampled orders, so a seed still fixes every batch's cards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.games.poker import Placement, PokerRules, PokerState
+from assistant.games.poker_hands import Scoring
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+__all__ = [
+    "PokerOption",
+    "PokerAdvice",
+    "advise",
+    "advise_arrays",
+    "policy_placement",
+    "candidate_cells",
+    "explain",
+    "train_values",
+    "value_tables",
+    "warm_up",
+    "BATCH",
+]
+
+#: Sampled card orders per batch; the budget is checked only between batches.
+BATCH = 32
+#: At most this many empty cells (counting the one the card goes to): exact expectimax instead of sampling.
+EXACT_EMPTY = 3
+#: A candidate stops being simulated when its paired mean deficit exceeds this many standard errors.
+PRUNE_Z = 3.0
+#: ... but not before this many sampled orders.
+PRUNE_MIN = 4 * BATCH
+
+VALUES_FILE = Path(__file__).with_name("poker_values.json")
+
+
+# ------------------------------------------------------------------------------------------------ values
+
+
+@dataclass(frozen=True)
+class PokerOption:
+    """One legal cell for the turned card: the expected final score if the card goes there (then good play).
+
+    ``stderr`` is the standard error of ``expected`` (0 when exact); ``low``/``high`` its 95% interval;
+    ``samples`` the sampled card orders behind it (0 when exact).
+    """
+
+    placement: Placement
+    expected: float
+    stderr: float
+    low: float
+    high: float
+    samples: int
+    exact: bool = False
+
+    def __str__(self) -> str:
+        if self.exact:
+            return f"{self.placement}: {self.expected:.1f} (exact)"
+        return f"{self.placement}: {self.expected:.1f} ± {1.96 * self.stderr:.1f} ({self.samples} samples)"
+
+
+@dataclass(frozen=True)
+class PokerAdvice:
+    """The advice for one turned card: every legal cell, best first."""
+
+    card: Card
+    scoring: str  # "american" | "english"
+    adjacent_only: bool
+    options: tuple[PokerOption, ...]
+    method: str  # "only" (one legal cell), "exact" (expectimax), "monte-carlo"
+    samples: int  # sampled card orders for the best option (0 when exact)
+
+    @property
+    def best(self) -> PokerOption:
+        return self.options[0]
+
+    @property
+    def placement(self) -> Placement:
+        return self.options[0].placement
+
+    def option(self, placement: Placement | str | tuple[int, int]) -> PokerOption:
+        p = Placement.coerce(placement)
+        for o in self.options:
+            if o.placement == p:
+                return o
+        raise KeyError(f"{p} is not a legal cell for {self.card}")
+
+
+def _scoring(value: Scoring | str) -> Scoring:
+    return Scoring.parse(value)
+
+
+@lru_cache(maxsize=None)
+def _random_fill_table(scoring: str) -> np.ndarray:
+    from assistant.advisors import poker_kernels as K
+
+    return K.build_random_fill_table(_points(scoring))
+
+
+def _points(scoring: str) -> np.ndarray:
+    from assistant.advisors import poker_kernels as K
+
+    return K.AMERICAN if scoring == "american" else K.ENGLISH
+
+
+def _table_name(scoring: str, adjacent: bool) -> str:
+    return f"{scoring}-adjacent" if adjacent else scoring
+
+
+@lru_cache(maxsize=None)
+def _learned_table(scoring: str, adjacent: bool) -> np.ndarray | None:
+    from assistant.advisors import poker_kernels as K
+
+    try:
+        data = json.loads(VALUES_FILE.read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    tables = data.get("tables", {})
+    name = _table_name(scoring, adjacent)
+    if name not in tables:
+        name = scoring
+        if name not in tables:
+            return None
+    arr = np.asarray(tables[name], dtype=np.float64)
+    return arr.reshape(2, 26, K.N_KEYS)
+
+
+def value_tables(scoring: Scoring | str, adjacent: bool = False, learned: bool = True):
+    """(mode, T, V, points) for the kernels: mode 1 = learned abstract line values, 0 = random-fill table."""
+    from assistant.advisors import poker_kernels as K
+
+    s = _scoring(scoring).value
+    pts = _points(s)
+    V = _learned_table(s, bool(adjacent)) if learned else None
+    if V is not None:
+        return 1, np.zeros(1, dtype=np.float64), V, pts
+    return 0, _random_fill_table(s), np.zeros((2, 26, K.N_KEYS), dtype=np.float64), pts
+
+
+def warm_up(scoring: Scoring | str = "american", adjacent: bool = False) -> None:
+    """Compile (or load from numba's cache) every kernel the advisor uses, so the first move is not slow."""
+    rules = PokerRules(_scoring(scoring), adjacent_only=adjacent)
+    state = PokerState(rules)
+    from assistant.deals import deal_order
+
+    deal = deal_order(0)
+    rng = np.random.default_rng(0)
+    for i in range(25):
+        state.turn(deal[i])
+        if i in (0, 1, 23):
+            advise(state, rng, samples=BATCH)
+        state.place(policy_placement(state))
+
+
+# ------------------------------------------------------------------------------------------------ candidates
+
+
+def _legal(grid: np.ndarray, adjacent: bool) -> list[int]:
+    from assistant.advisors.poker_kernels import NEIGHBOURS
+
+    occ = 0
+    for i in range(25):
+        if grid[i] >= 0:
+            occ |= 1 << i
+    return [i for i in range(25) if grid[i] < 0 and (not adjacent or occ == 0 or (occ & int(NEIGHBOURS[i])) != 0)]
+
+
+def candidate_cells(grid: np.ndarray, adjacent: bool) -> dict[int, list[int]]:
+    """Legal cells grouped by symmetry: {representative cell: [cells that are worth the same]}.
+
+    With free placement, two empty rows are interchangeable (swapping them changes no column's cards) and so are
+    two empty columns; with "only next to a card" the neighbours differ, so every legal cell stands alone."""
+    legal = _legal(grid, adjacent)
+    if adjacent:
+        return {c: [c] for c in legal}
+    g = np.asarray(grid).reshape(5, 5)
+    empty_rows = [r for r in range(5) if (g[r] < 0).all()]
+    empty_cols = [c for c in range(5) if (g[:, c] < 0).all()]
+    groups: dict[int, list[int]] = {}
+    for cell in legal:
+        r, c = divmod(cell, 5)
+        if r in empty_rows:
+            r = empty_rows[0]
+        if c in empty_cols:
+            c = empty_cols[0]
+        groups.setdefault(r * 5 + c, []).append(cell)
+    return groups
+
+
+# ------------------------------------------------------------------------------------------------ advice
+
+
+def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None = None,
+           samples: int | None = None, learned: bool = True) -> PokerAdvice:
+    """Rank every legal cell for the turned card of ``state`` (the rules' scoring and placement rule apply).
+
+    ``samples``: sampled orders of the unseen cards per candidate (rounded up to a multiple of :data:`BATCH`);
+    ``budget_ms``: think for about that long instead (default 250 ms when neither is given).
+    """
+    if state.rules.shuffle:
+        raise ValueError("Poker Shuffle has no turned card to place one by one: use assistant.advisors.shuffle_solver")
+    card = state.current
+    if card is None:
+        raise ValueError("no turned card waits to be placed: turn a card first")
+    arrays = state.to_arrays()
+    return advise_arrays(arrays.grid, card.index, arrays.unseen, state.rules.scoring, state.rules.adjacent_only,
+                         rng, budget_ms=budget_ms, samples=samples, learned=learned)
+
+
+def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scoring | str, adjacent: bool,
+                  rng: np.random.Generator, budget_ms: float | None = None, samples: int | None = None,
+                  learned: bool = True) -> PokerAdvice:
+    """:func:`advise` on the compact layout: grid int[25] (-1 empty), card index, unseen card indices."""
+    from assistant.advisors import poker_kernels as K
+
+    start = time.perf_counter()
+    scoring_s = _scoring(scoring).value
+    grid = np.asarray(grid, dtype=np.int64)
+    unseen = np.asarray(unseen, dtype=np.int64)
+    if samples is None and budget_ms is None:
+        budget_ms = 250.0
+    groups = candidate_cells(grid, adjacent)
+    if not groups:
+        raise ValueError("no legal cell is left for the card")
+    reps = np.array(sorted(groups), dtype=np.int64)
+    empties = int((grid < 0).sum())
+    mode, T, V, pts = value_tables(scoring_s, adjacent, learned)
+    the_card = Card.from_index(int(card))
+
+    def build(values: dict[int, tuple[float, float, int, bool]], method: str) -> PokerAdvice:
+        opts = []
+        for rep, cells in groups.items():
+            mean, se, n, exact = values[rep]
+            for cell in cells:
+                opts.append(PokerOption(Placement.from_cell(cell), float(mean), float(se), float(mean - 1.96 * se),
+                                        float(mean + 1.96 * se), int(n), exact))
+        opts.sort(key=lambda o: (-o.expected, o.placement.cell))
+        return PokerAdvice(the_card, scoring_s, bool(adjacent), tuple(opts), method, opts[0].samples)
+
+    if empties <= EXACT_EMPTY or unseen.size < empties - 1:
+        exact = K.exact_scores(grid, int(card), reps, unseen, bool(adjacent), pts)
+        values = {int(r): (float(v), 0.0, 0, True) for r, v in zip(reps, exact)}
+        return build(values, "exact")
+
+    need = empties - 1
+    n_un = unseen.size
+    target_batches = None if samples is None else max(1, math.ceil(samples / BATCH))
+    active = list(range(len(reps)))
+    chunks: list[list[np.ndarray]] = [[] for _ in reps]
+    done = 0
+    last_dt_per_cand = 0.0
+    while True:
+        idx = np.argsort(rng.random((BATCH, n_un)), axis=1)[:, :need]
+        decks = unseen[idx]
+        t0 = time.perf_counter()
+        out = K.mc_scores(grid, int(card), reps[active], decks, bool(adjacent), mode, T, V, pts)
+        last_dt_per_cand = (time.perf_counter() - t0) / len(active)
+        for j, a in enumerate(active):
+            chunks[a].append(out[j])
+        done += 1
+        if len(active) > 1 and done * BATCH >= PRUNE_MIN:
+            mats = np.stack([np.concatenate(chunks[a]) for a in active])
+            means = mats.mean(axis=1)
+            b = int(np.argmax(means))
+            keep = []
+            for j, a in enumerate(active):
+                if j == b:
+                    keep.append(a)
+                    continue
+                d = mats[b] - mats[j]
+                sd = d.std(ddof=1)
+                if not (d.mean() > PRUNE_Z * sd / math.sqrt(d.size)):
+                    keep.append(a)
+            active = keep
+        if len(active) == 1 and len(reps) > 1 or len(reps) == 1:
+            break
+        if target_batches is not None:
+            if done >= target_batches:
+                break
+        else:
+            elapsed = (time.perf_counter() - start) * 1000.0
+            if elapsed + last_dt_per_cand * len(active) * 1000.0 > budget_ms:
+                break
+    values = {}
+    for a, rep in enumerate(reps):
+        x = np.concatenate(chunks[a])
+        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else float("inf")
+        values[int(rep)] = (float(x.mean()), se, int(x.size), False)
+    method = "only" if len(reps) == 1 and len(groups[int(reps[0])]) == 1 else "monte-carlo"
+    return build(values, method)
+
+
+def policy_placement(state: PokerState, learned: bool = True) -> Placement:
+    """The bare playing policy's cell (no search; microseconds): the hint of a quick or weak advisor."""
+    from assistant.advisors import poker_kernels as K
+
+    arrays = state.to_arrays()
+    if arrays.current < 0:
+        raise ValueError("no turned card waits to be placed: turn a card first")
+    mode, T, V, pts = value_tables(state.rules.scoring, state.rules.adjacent_only, learned)
+    cell = K.policy_cell(arrays.grid.astype(np.int64), int(arrays.current), bool(state.rules.adjacent_only),
+                         mode, T, V, pts)
+    return Placement.from_cell(int(cell))
+
+
+# ------------------------------------------------------------------------------------------------ training mode
+
+TIPS = {
+    "flush": "Halte eine oder zwei Spalten für Flushs frei: Dort sammelst du eine Farbe, in den Reihen dann Paare "
+             "und Full Houses.",
+    "ranks": "gleiche Werte in einer Reihe sammeln und Platz für die Paare lassen, die sicher noch kommen",
+    "rare": "Paare und Drillinge kommen von selbst; plane lieber die selteneren Hände.",
+    "straight": "Bei englischer Wertung sind Straßen viel wert – versuch es aber nur, wenn die Werte nah "
+                "beieinanderliegen.",
+    "trash": "Füll nicht zu früh eine Reihe ganz auf: Freie Plätze sind dein „Mülleimer“ für Karten, die nirgends "
+             "passen.",
+}
+
+
+def _line_cells(li: int) -> list[int]:
+    return [li * 5 + c for c in range(5)] if li < 5 else [r * 5 + (li - 5) for r in range(5)]
+
+
+def explain(state: PokerState, advice: PokerAdvice) -> tuple[tuple[str, str], ...]:
+    """Training mode: which of 004's tips ("Tipps für Einsteiger") the advised cell follows, as
+    ``(tip quoted from 004, why it applies here)`` pairs; empty when none fits plainly."""
+    card = advice.card
+    best = advice.placement
+    grid = state.cells
+    out: list[tuple[str, str]] = []
+    name_of = {0: "row", 1: "column"}
+    for kind, li in ((0, best.row), (1, 5 + best.col)):
+        others = [grid[i] for i in _line_cells(li) if grid[i] is not None]
+        label = f"{name_of[kind]} {(li if li < 5 else li - 5) + 1}"
+        same_rank = [c for c in others if c.rank == card.rank]
+        if others and all(c.suit == card.suit for c in others) and len(others) >= 1 and not same_rank:
+            out.append((TIPS["flush"], f"{card} joins {len(others)} {card.suit.name.lower()} in {label}: a flush "
+                                       f"is still possible there"))
+        if same_rank:
+            what = {1: "a pair", 2: "three of a kind", 3: "four of a kind"}[len(same_rank)]
+            out.append((TIPS["ranks"], f"{card} makes {what} in {label}"))
+        ranks = sorted({c.rank for c in others} | {card.rank})
+        if (advice.scoring == "english" and len(others) >= 2 and not same_rank and len(ranks) == len(others) + 1
+                and (ranks[-1] - ranks[0] <= 4 or (ranks[0] == 1 and all(r >= 10 for r in ranks[1:])))
+                and not all(c.suit == card.suit for c in others)):
+            out.append((TIPS["straight"], f"{label} holds close ranks {', '.join(str(Card(r, card.suit).rank.label) for r in ranks)}: "
+                                          "a straight is still possible"))
+    if not out:
+        # a card that fits nowhere goes to a line already spoiled: the "trash" cells
+        row = [grid[i] for i in _line_cells(best.row) if grid[i] is not None]
+        col = [grid[i] for i in _line_cells(5 + best.col) if grid[i] is not None]
+        if row or col:
+            out.append((TIPS["trash"], f"{card} helps no hand here; r{best.row + 1}c{best.col + 1} is a spare cell "
+                                       "in lines with little promise"))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------------ learning
+
+
+def train_values(scoring: Scoring | str, adjacent: bool = False, iterations: int = 10, games: int = 200_000,
+                 seed: int = 1, decay: float = 0.7, epsilon: float = 0.02, prior_weight: float = 5.0,
+                 eval_decks: np.ndarray | None = None, progress=None) -> tuple[np.ndarray, list[float]]:
+    """Learn the abstract line values by policy iteration in self-play: play ``games`` deals with the current
+    policy (the random-fill table first), average the final score of each line by its abstract state and time
+    (older iterations decay by ``decay``), and repeat. Returns the table whose bare policy scored best on
+    ``eval_decks`` and the scores of each iteration."""
+    from assistant.advisors import poker_kernels as K
+
+    s = _scoring(scoring).value
+    pts = _points(s)
+    T = _random_fill_table(s)
+    V = np.zeros((2, 26, K.N_KEYS))
+    S = np.zeros_like(V)
+    C = np.zeros_like(V)
+    if eval_decks is None:
+        r = np.random.default_rng(seed + 10_000)
+        eval_decks = np.array([r.permutation(52)[:25] for _ in range(20_000)])
+    mode = 0
+    best, best_V, history = -1.0, V, []
+    for it in range(iterations):
+        sums, cnts, _ = K.selfplay_stats(games, seed * 1000 + it, bool(adjacent), mode, T, V, pts, epsilon)
+        S = S * decay + sums
+        C = C * decay + cnts
+        pooled_s = S.sum(axis=1, keepdims=True)
+        pooled_c = C.sum(axis=1, keepdims=True)
+        prior = np.where(pooled_c > 0, pooled_s / np.maximum(pooled_c, 1e-9), 0.0)
+        V = (S + prior_weight * prior) / (C + prior_weight)
+        mode = 1
+        score = float(K.play_games(eval_decks, bool(adjacent), 1, T, V, pts).mean())
+        history.append(score)
+        if progress:
+            progress(it, score)
+        if score > best:
+            best, best_V = score, V.copy()
+    return best_V, history
+
+
+def _main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - offline training
+    """Write poker_values.json: ``python -m assistant.advisors.poker_advisor [iterations] [games]``."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    iterations = int(args[0]) if args else 10
+    games = int(args[1]) if len(args) > 1 else 200_000
+    tables, scores = {}, {}
+    for scoring in ("american", "english"):
+        for adjacent in (False, True):
+            name = _table_name(scoring, adjacent)
+            V, hist = train_values(scoring, adjacent, iterations, games,
+                                   progress=lambda i, sc, n=name: print(f"{n} iteration {i}: bare policy {sc:.2f}", flush=True))
+            tables[name] = [round(float(x), 3) for x in V.ravel()]
+            scores[name] = round(max(hist), 2)
+    data = {
+        "about": "Abstract line values for the Poker Patience policy (poker_kernels: V[line type, cards on grid, key]); "
+                 "made by assistant.advisors.poker_advisor.train_values",
+        "shape": [2, 26, len(tables["american"]) // 52],
+        "iterations": iterations,
+        "games_per_iteration": games,
+        "bare_policy_mean": scores,
+        "tables": tables,
+    }
+    VALUES_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(_main())

@@ -1,0 +1,122 @@
+"""``patience bench poker``: the Poker Patience advisor plays many deals; mean score, win share, time per move.
+
+Each game: the deal's cards are turned one by one, the advisor (assistant.advisors.poker_advisor) picks the cell of
+each; the game is scored by the rules engine. The log holds one JSON object per game:
+``{"deck": [cards in the order turned], "placements": [[row, col], ...] (0-based, in deal order), "score": int}``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from assistant.benchmarks import common
+
+POLICIES = ("mc", "policy", "greedy")
+
+
+def add_arguments(parser) -> None:
+    common.add_common_arguments(parser, games_flag="--games")
+    parser.add_argument("--deals-file", metavar="FILE",
+                        help="play these deals instead (one per line: cards in the order turned, space-separated)")
+    parser.add_argument("--scoring", choices=("american", "english"), default="american",
+                        help="points table (default american)")
+    parser.add_argument("--variant", choices=("adjacent",), default=None,
+                        help="adjacent: 'Nur neben eine Karte', every card after the first next to a placed one")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="sampled card orders per candidate cell instead of a time budget (reproducible work)")
+    parser.add_argument("--policy", choices=POLICIES, default="mc",
+                        help="mc: the advisor (default); policy: its bare playing policy, no search; "
+                             "greedy: greedy on the random-fill line values (the baseline of ADVISORS.md)")
+
+
+_WARM: set = set()
+
+
+def play(task: dict) -> dict:
+    """Play one deal; returns the log record plus the per-decision milliseconds."""
+    import numpy as np
+
+    from assistant.advisors import poker_advisor as A
+    from assistant.cards import Card
+    from assistant.games.poker import PokerRules, PokerState
+
+    rules = PokerRules(task["scoring"], adjacent_only=task["adjacent"])
+    key = (task["scoring"], task["adjacent"])
+    if key not in _WARM:
+        A.warm_up(task["scoring"], task["adjacent"])
+        _WARM.add(key)
+    state = PokerState(rules)
+    rng = np.random.default_rng(task["rng_seed"])
+    deck = [Card.parse(t) for t in task["deck"]]
+    placements, ms = [], []
+    for card in deck[:25]:
+        state.turn(card)
+        t0 = time.perf_counter()
+        if task["policy"] == "mc":
+            cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"]).placement
+        else:
+            cell = A.policy_placement(state, learned=task["policy"] == "policy")
+        ms.append((time.perf_counter() - t0) * 1000.0)
+        state.place(cell)
+        placements.append([cell.row, cell.col])
+    return {"deck": [str(c) for c in deck[:25]], "placements": placements, "score": int(state.score().total),
+            "decision_ms": ms}
+
+
+def run(args) -> int:
+    from assistant.cli import UserError
+
+    if args.deals_file:
+        try:
+            deals = common.load_deals_file(args.deals_file, expected_length=25)
+        except common.DealsFileError as exc:
+            raise UserError(str(exc)) from None
+        source: dict[str, Any] = {"deals_file": args.deals_file}
+    else:
+        if args.count < 1:
+            raise UserError("--games must be at least 1")
+        deals = common.seeded_deals(args.count, args.seed)
+        source = {"seed": args.seed}
+    if args.budget_ms is not None and args.budget_ms <= 0:
+        raise UserError("--budget-ms must be positive")
+    if args.samples is not None and args.samples < 1:
+        raise UserError("--samples must be at least 1")
+    adjacent = args.variant == "adjacent"
+    tasks = [
+        {"deck": [str(c) for c in d[:25]], "scoring": args.scoring, "adjacent": adjacent, "budget_ms": args.budget_ms,
+         "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i]}
+        for i, d in enumerate(deals)
+    ]
+    label = f"poker {args.scoring}{' adjacent' if adjacent else ''}"
+    records = common.run_games(play, tasks, jobs=args.jobs, label=label)
+    common.write_log(args.log, records)
+    scores = [r["score"] for r in records]
+    mean, low, high = common.mean_interval(scores)
+    threshold = 200 if args.scoring == "american" else 70
+    wins = sum(s >= threshold for s in scores)
+    w_low, w_high = common.wilson_interval(wins, len(scores))
+    import numpy as np
+
+    summary = {
+        "benchmark": "poker",
+        "scoring": args.scoring,
+        "variant": args.variant or "standard",
+        "policy": args.policy,
+        "budget_ms": None if args.samples is not None else args.budget_ms,
+        "samples": args.samples,
+        "jobs": args.jobs,
+        **source,
+        "games": len(scores),
+        "mean_score": mean,
+        "mean_low": low,
+        "mean_high": high,
+        "median_score": float(np.median(scores)),
+        "win_threshold": threshold,
+        "win_share": wins / len(scores),
+        "win_low": w_low,
+        "win_high": w_high,
+        **common.decision_times(records),
+    }
+    common.print_summary(summary, args.json, f"Poker Patience, {label}")
+    return 0

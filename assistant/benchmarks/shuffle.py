@@ -1,0 +1,98 @@
+"""``patience bench shuffle``: Poker Shuffle, the solver arranges many sets of 25 cards; mean score, time per set.
+
+Each set is the first 25 cards of a seeded deal. The log holds one JSON object per set:
+``{"deck": [the 25 cards], "placements": [[row, col], ...] (0-based, the cell of each card in deck order),
+"score": int}``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from assistant.benchmarks import common
+
+
+def add_arguments(parser) -> None:
+    common.add_common_arguments(parser, games_flag="--sets")
+    parser.set_defaults(budget_ms=2000.0)
+    parser.add_argument("--deals-file", metavar="FILE", help="arrange these sets instead (first 25 cards of each line)")
+    parser.add_argument("--scoring", choices=("american", "english"), default="american",
+                        help="points table (default american)")
+    parser.add_argument("--restarts", type=int, default=None,
+                        help="annealing runs per set instead of a time budget (reproducible work)")
+
+
+_WARM = [False]
+
+
+def play(task: dict) -> dict:
+    import numpy as np
+
+    from assistant.advisors import shuffle_solver as S
+    from assistant.cards import Card
+
+    if not _WARM[0]:
+        S.warm_up()
+        _WARM[0] = True
+    deck = [Card.parse(t) for t in task["deck"]]
+    t0 = time.perf_counter()
+    result = S.solve(deck, task["scoring"], np.random.default_rng(task["rng_seed"]), budget_ms=task["budget_ms"],
+                     restarts=task["restarts"])
+    ms = (time.perf_counter() - t0) * 1000.0
+    where = {c: p for c, p in result.placements}
+    return {"deck": task["deck"], "placements": [[where[c].row, where[c].col] for c in deck], "score": result.score,
+            "decision_ms": [ms], "restarts": result.restarts}
+
+
+def run(args) -> int:
+    from assistant.cli import UserError
+
+    if args.deals_file:
+        try:
+            deals = common.load_deals_file(args.deals_file, expected_length=25)
+        except common.DealsFileError as exc:
+            raise UserError(str(exc)) from None
+        source = {"deals_file": args.deals_file}
+    else:
+        if args.count < 1:
+            raise UserError("--sets must be at least 1")
+        deals = common.seeded_deals(args.count, args.seed)
+        source = {"seed": args.seed}
+    if args.budget_ms is not None and args.budget_ms <= 0:
+        raise UserError("--budget-ms must be positive")
+    if args.restarts is not None and args.restarts < 1:
+        raise UserError("--restarts must be at least 1")
+    tasks = [{"deck": [str(c) for c in d[:25]], "scoring": args.scoring, "budget_ms": args.budget_ms,
+              "restarts": args.restarts, "rng_seed": [args.seed, i]} for i, d in enumerate(deals)]
+    records = common.run_games(play, tasks, jobs=args.jobs, label=f"shuffle {args.scoring}")
+    common.write_log(args.log, [{k: v for k, v in r.items() if k != "restarts"} for r in records])
+    import numpy as np
+
+    scores = [r["score"] for r in records]
+    mean, low, high = common.mean_interval(scores)
+    threshold = 310 if args.scoring == "american" else 120
+    wins = sum(s >= threshold for s in scores)
+    w_low, w_high = common.wilson_interval(wins, len(scores))
+    times = common.decision_times(records)
+    summary = {
+        "benchmark": "shuffle",
+        "scoring": args.scoring,
+        "budget_ms": None if args.restarts is not None else args.budget_ms,
+        "restarts": args.restarts,
+        "jobs": args.jobs,
+        **source,
+        "games": len(scores),
+        "mean_score": mean,
+        "mean_low": low,
+        "mean_high": high,
+        "median_score": float(np.median(scores)),
+        "win_threshold": threshold,
+        "win_share": wins / len(scores),
+        "win_low": w_low,
+        "win_high": w_high,
+        "median_ms_per_set": times["median_ms"],
+        "p95_ms_per_set": times["p95_ms"],
+        "mean_restarts": float(np.mean([r["restarts"] for r in records])),
+    }
+    common.print_summary(summary, args.json, f"Poker Shuffle, {args.scoring}")
+    return 0
