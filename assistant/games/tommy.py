@@ -42,12 +42,22 @@ Readings of the rules (where the texts leave a detail open), each tested in test
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
 
 from assistant.cards import Card, CardError, Rank, check_distinct, full_deck, parse_cards
+from assistant.games.tommy_contest import TommyResult, compare_results
+from assistant.games.tommy_io import (
+    _TEXT,
+    SAVE_FORMAT,
+    TommyView,
+    player_view,
+    state_from_dict,
+    state_to_arrays,
+    state_to_dict,
+    text_of,
+)
 from assistant.games.tommy_rules import (
     ALIASES,
     PILES,
@@ -64,55 +74,8 @@ __all__ = [
     "TommyState", "TommyView", "TommyResult", "compare_results", "SAVE_FORMAT",
 ]
 
-SAVE_FORMAT = "patience-lens/tommy/1"
-
-
-@dataclass(frozen=True)
-class TommyView:
-    """What the player sees: waste piles bottom first, ``None`` for a buried card under the old strict rule."""
-
-    foundations: tuple[tuple[Card, ...], ...]
-    waste: tuple[tuple[Card | None, ...], ...]
-    hand: tuple[Card, ...]
-    stock_count: int
-    redeals_left: int
-
-
-@dataclass(frozen=True)
-class TommyResult:
-    """How a game ended: won, and the progress score (cards on the foundations, of ``cards_in_play``)."""
-
-    won: bool
-    foundation_cards: int
-    cards_in_play: int = 52
-
-
-def compare_results(a: "TommyResult | TommyState", b: "TommyResult | TommyState") -> int:
-    """Two players on one shuffle (002/003): +1 if ``a`` wins, -1 if ``b`` wins, 0 for a tie.
-
-    "de eerste die de gift wint (of de speler met de meeste kaarten op de funderingen wanneer beiden
-    vastlopen) wint de ronde": a win beats a loss, else more foundation cards win. Two wins tie here: who
-    finished first is not part of a game state.
-    """
-    ra = a.result() if isinstance(a, TommyState) else a
-    rb = b.result() if isinstance(b, TommyState) else b
-    if ra.won != rb.won:
-        return 1 if ra.won else -1
-    if ra.won:
-        return 0
-    return (ra.foundation_cards > rb.foundation_cards) - (ra.foundation_cards < rb.foundation_cards)
-
-
 _MOVES: dict[tuple, Move] = {}
 _SORT_KEY = {c: (c.rank, c.suit) for c in full_deck()}.__getitem__  # sorted(cards) order, faster
-_TEXT: dict[Card | Move, str] = {c: str(c) for c in full_deck()}  # str() of cards and moves, cached
-
-
-def _text(x: Card | Move) -> str:
-    t = _TEXT.get(x)
-    if t is None:
-        t = _TEXT[x] = str(x)
-    return t
 
 _ACES = [Card.from_index(13 * s) for s in range(4)]
 
@@ -510,7 +473,7 @@ class TommyState:
             card = self.hand.pop(move.source_index or 0) if move.source == "S" else self.waste[move.source_index].pop()
             (self.foundations if move.target == "F" else self.waste)[move.target_index].append(card)
         self.history.append(move)
-        self._history_text.append(_text(move))
+        self._history_text.append(text_of(move))
 
     push = apply
 
@@ -612,9 +575,7 @@ class TommyState:
     # -- views --------------------------------------------------------------------------------------------
     def player_view(self) -> TommyView:
         """The layout as the player sees it; under the old strict rule buried waste cards are None."""
-        hide = self.rules.hidden_piles
-        waste = tuple(tuple(None if hide and i < len(p) - 1 else c for i, c in enumerate(p)) for p in self.waste)
-        return TommyView(tuple(map(tuple, self.foundations)), waste, tuple(self.hand), self.stock_count, self.redeals_left)
+        return player_view(self)
 
     view = player_view
 
@@ -627,110 +588,18 @@ class TommyState:
     def __repr__(self) -> str:
         return f"<TommyState {self.rules.name}: {self}>"
 
+    # -- arrays and save files (assistant/games/tommy_io.py) ----------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray]:
-        """The position as numpy arrays for compiled advisors (card index = suit * 13 + rank - 1, -1 = none):
+        """The position as numpy arrays for compiled advisors; the layout is documented in
+        ``tommy_io.state_to_arrays``: found int8[4,13], found_len, found_top, waste int8[4,52], waste_len,
+        hand int8[4], hand_len, stock_mask bool[52], stock_order int8[52], unseen bool[52], scalars, params."""
+        return state_to_arrays(self)
 
-        found       int8[4, 13]  foundation cards bottom first, -1 padded     found_len int8[4]
-        found_top   int8[4]      rank of each foundation top, 0 when empty
-        waste       int8[4, 52]  waste pile cards bottom first, -1 padded     waste_len int8[4]
-        hand        int8[4]      turned cards in hand, in the order turned    hand_len  int8[1]
-        stock_mask  bool[52]     cards in the stock (their order unknown unless stock_order says)
-        stock_order int8[52]     the stock order when the PLAYER knows it (unshuffled redeal), else all -1
-        unseen      bool[52]     cards never seen
-        scalars     int8[4]      [stock_count, batch_left (cards still to turn now), redeals_left, needs_card]
-        params      int32[10]    ``rules.to_params()``
-        """
-        found = np.full((PILES, 13), -1, np.int8)
-        waste = np.full((PILES, 52), -1, np.int8)
-        for i in range(PILES):
-            for j, c in enumerate(self.foundations[i]):
-                found[i, j] = c.index
-            for j, c in enumerate(self.waste[i]):
-                waste[i, j] = c.index
-        hand = np.full(4, -1, np.int8)
-        hand[: len(self.hand)] = [c.index for c in self.hand]
-        stock_mask = np.zeros(52, np.bool_)
-        stock_mask[[c.index for c in self._stock]] = True
-        unseen = np.zeros(52, np.bool_)
-        unseen[[c.index for c in self.unseen()]] = True
-        stock_order = np.full(52, -1, np.int8)
-        if self._order_known and self._order:
-            stock_order[: len(self._order)] = [c.index for c in self._order]
-        return {
-            "found": found,
-            "found_len": np.array([len(p) for p in self.foundations], np.int8),
-            "found_top": np.array([p[-1].rank if p else 0 for p in self.foundations], np.int8),
-            "waste": waste,
-            "waste_len": np.array([len(p) for p in self.waste], np.int8),
-            "hand": hand,
-            "hand_len": np.array([len(self.hand)], np.int8),
-            "stock_mask": stock_mask,
-            "stock_order": stock_order,
-            "unseen": unseen,
-            "scalars": np.array([self.stock_count, self._batch_left, self.redeals_left, self.needs_card()], np.int8),
-            "params": self.rules.to_params(),
-        }
-
-    # -- save files ---------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """A JSON-safe save: rules, base cards, the history (card texts for turns, move texts), the remaining
-        deal order if one is known to the engine, and the layout (checked on load)."""
-        t = _TEXT
-        return {
-            "format": SAVE_FORMAT,
-            "rules": self.rules.to_dict(),
-            "bases": [t[c] for c in self.bases],
-            "start": self._start,
-            "history": list(self._history_text),
-            "order": [t[c] for c in self._order] if self._order is not None and not self._order_known else None,
-            "layout": {
-                "foundations": [[t[c] for c in p] for p in self.foundations],
-                "waste": [[t[c] for c in p] for p in self.waste],
-                "hand": [t[c] for c in self.hand],
-                "stock_count": self.stock_count,
-                "redeals_left": self.redeals_left,
-            },
-        }
+        """A JSON-safe save: rules, bases, start layout, history, the engine's remaining deal order, layout."""
+        return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict, *, rng: np.random.Generator | None = None) -> "TommyState":
         """Rebuild a game from ``to_dict()`` by replaying its history; ValueError says what is corrupt."""
-        try:
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                raise ValueError(f"not a Sir Tommy save (format {SAVE_FORMAT!r})")
-            rules = TommyRules.from_dict(data.get("rules"))
-            bases = data.get("bases")
-            history = data.get("history")
-            if not isinstance(bases, list) or not isinstance(history, list):
-                raise ValueError("'bases' and 'history' must be lists")
-            start = data.get("start")
-            if start is None:
-                state = cls(rules, bases=bases or None)
-            elif isinstance(start, dict) and set(start) == {"foundations", "waste", "redeals_left"}:
-                state = cls.from_layout(rules, start["foundations"], start["waste"], redeals_left=start["redeals_left"])
-                if [str(c) for c in state.bases] != bases:
-                    raise ValueError("the base cards do not match the start layout")
-            else:
-                raise ValueError("'start' must be null or a layout with foundations, waste and redeals_left")
-            for step, item in enumerate(history):
-                if not isinstance(item, str):
-                    raise ValueError(f"history step {step} is not text: {item!r}")
-                try:
-                    if ">" in item or item.strip().upper() == "R":
-                        state.apply(item)
-                    else:
-                        state.turn(item)
-                except ValueError as exc:
-                    raise ValueError(f"history step {step} {item!r}: {exc}") from None
-            order = data.get("order")
-            if order is not None:
-                if not isinstance(order, list):
-                    raise ValueError("'order' must be a list of cards or null")
-                state.set_stock_order(order)
-            layout = data.get("layout")
-            if layout is not None and state.to_dict()["layout"] != layout:
-                raise ValueError("the layout does not match the replayed history")
-            state.rng = rng
-            return state
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise ValueError(f"corrupt Sir Tommy save: {exc}") from None
+        return state_from_dict(cls, data, rng)
