@@ -94,3 +94,19 @@ def test_bench_prints_median_and_p95(scene_dir):
     out = run(["--bench", "--frames", "5", "--model", str(FAKE), str(scene_dir / "table.png")])
     assert out.returncode == 0, out.stderr
     assert "median" in out.stdout and "p95" in out.stdout and "machine:" in out.stdout
+
+
+from test_detector import FIXTURES, HAVE_MODEL, MIN_TOMMY_FOUND, TOMMY, real_model  # noqa: E402
+
+
+@real_model
+def test_the_committed_sample_through_the_console_script_with_the_default_model():
+    out = run([str(FIXTURES / TOMMY["image"]), "--json"], cwd="/")  # the default models/ is found from any folder
+    assert out.returncode == 0, out.stderr
+    (obj,) = [json.loads(x) for x in out.stdout.splitlines()]
+    names = [c["card"] for c in obj["cards"]]
+    assert len(names) == len(set(names))
+    assert len(set(names) & set(TOMMY["cards"])) >= MIN_TOMMY_FOUND
+    assert obj["detections"] and all(d["label"] in ("index", "card") for d in obj["detections"])
+    table = run([str(FIXTURES / TOMMY["image"])])
+    assert table.returncode == 0 and "cards" in table.stdout
