@@ -1,0 +1,73 @@
+"""``patience dataset``: card artwork and the synthetic training sets for the card recogniser.
+
+    patience dataset fetch                 # apt-get download + dpkg -x the free decks, rasterise, find indices
+    patience dataset build --train 3000 --val 300 --workers 2
+    patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
+
+Everything lands in git-ignored folders: ``datasets/cache`` (artwork) and ``datasets/build`` (datasets).
+``fetch`` needs ``apt-get``/``dpkg`` (no root) and ``rsvg-convert`` (root: ``apt-get install librsvg2-bin``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("dataset", help="fetch card artwork and build the synthetic training sets")
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+    f = sub.add_parser("fetch", help="download, unpack and rasterise the free card decks (Debian packages)")
+    f.set_defaults(func=run)
+    b = sub.add_parser("build", help="render the YOLO detection set and the index-crop classification set")
+    b.add_argument("--out", type=Path, default=None, help="output folder (default datasets/build)")
+    b.add_argument("--train", type=int, default=3000, help="training scenes (training designs)")
+    b.add_argument("--val", type=int, default=300, help="validation scenes (held-out designs)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--workers", type=int, default=1, help="processes (this machine: at most 2)")
+    b.set_defaults(func=run)
+    s = sub.add_parser("sheet", help="write contact sheets of every deck with its index box")
+    s.set_defaults(func=run)
+    p.set_defaults(func=run, action=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.cli import UserError
+
+    if args.action is None:
+        raise UserError("say what to do: fetch, build or sheet (patience dataset --help)")
+    from vision import artwork
+
+    if args.action == "fetch":
+        try:
+            info = artwork.prepare_all()
+        except RuntimeError as exc:
+            raise UserError(str(exc)) from exc
+        held = [n for n, m in info.items() if m["held_out"]]
+        print(f"{len(info)} decks ready in {artwork.CACHE / 'cards'} ({len(held)} held out: {', '.join(held)})")
+        return 0
+    if args.action == "sheet":
+        out = artwork.contact_sheets()
+        print(f"contact sheets in {out}")
+        return 0
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from vision import synth
+
+    if not (artwork.CACHE / "cards" / "decks.json").exists():
+        raise UserError("no card artwork yet: run `patience dataset fetch` first")
+    out = args.out or (artwork.REPO / "datasets" / "build")
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
+    ) as bar:
+        tasks = {}
+
+        def progress(split, done, total):
+            if split not in tasks:
+                tasks[split] = bar.add_task(f"{split} scenes", total=total, completed=done)
+            bar.update(tasks[split], completed=done)
+
+        made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress)
+    print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")
+    return 0

@@ -1,0 +1,355 @@
+"""Card artwork for the training data: fetch free decks from Debian, rasterise them, find the corner indices.
+
+Sources (all free software / public domain, fetched with ``apt-get download`` + ``dpkg -x``, no root needed):
+
+- ``gnome-cards-data``: the aisleriot SVG decks (one ``.svgz`` sheet per deck, element ids ``club_1`` .. ``spade_king``);
+- ``kdegames-card-data-kf5``: the KDE decks (one ``.svgz`` per deck, ids ``1_club`` .. ``king_spade``);
+- ``openclipart-svg``: four public-domain decks by Nicu Buculei (one ``.svg`` per card, ``white_h_q.svg``).
+
+Rasterising needs ``rsvg-convert`` (Debian package ``librsvg2-bin``; it renders one element with ``--export-id``).
+
+Only decks with French suits and the J/Q/K court letters are used; a few are held out of training entirely
+(``HELD_OUT``) so that the metrics say something about designs the models never saw.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assistant.cards import Card, full_deck
+
+REPO = Path(__file__).resolve().parents[1]
+CACHE = REPO / "datasets" / "cache"
+DEB_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "openclipart-svg")
+RASTER_WIDTH = 240  # px; cards are rendered once at this width and scaled in scenes
+
+_KDE = "usr/share/carddecks"
+_AISLERIOT = "usr/share/aisleriot/cards"
+_CLIPART = "usr/share/openclipart/svg/recreation/games/cards"
+
+_RANK_WORD = {1: "1", 11: "jack", 12: "queen", 13: "king"}
+_SUIT_WORD = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
+
+
+@dataclass(frozen=True)
+class DeckSource:
+    name: str  # our name: "<origin>-<deck>"
+    kind: str  # "kde" (ids 1_club), "aisleriot" (ids club_1), "clipart" (one file per card)
+    path: str  # relative to the extraction root
+
+
+# Every candidate deck; the ones in DECKS_EXCLUDED (checked by eye on contact sheets) are skipped.
+DECKS: tuple[DeckSource, ...] = (
+    DeckSource("kde-future", "kde", f"{_KDE}/svg-future/future.svgz"),
+    DeckSource("kde-jolly-royal", "kde", f"{_KDE}/svg-jolly-royal/jolly-royal.svgz"),
+    DeckSource("kde-konqi", "kde", f"{_KDE}/svg-konqi-modern/konqi.svgz"),
+    DeckSource("kde-nicu-ornamental", "kde", f"{_KDE}/svg-nicu-ornamental/ornamental.svgz"),
+    DeckSource("kde-nicu-white", "kde", f"{_KDE}/svg-nicu-white/white.svgz"),
+    DeckSource("kde-oxygen", "kde", f"{_KDE}/svg-oxygen/oxygen.svgz"),
+    DeckSource("kde-oxygen-air", "kde", f"{_KDE}/svg-oxygen-air/oxygen-air.svgz"),
+    DeckSource("kde-oxygen-white", "kde", f"{_KDE}/svg-oxygen-white/oxygen-white.svgz"),
+    DeckSource("kde-penguins", "kde", f"{_KDE}/svg-penguins/penguins.svgz"),
+    DeckSource("kde-standard", "kde", f"{_KDE}/svg-standard/standard.svgz"),
+    DeckSource("kde-xskat-french", "kde", f"{_KDE}/svg-xskat-french/french.svgz"),
+    DeckSource("kde-ancient-egyptians", "kde", f"{_KDE}/svg-ancient-egyptians/Ancient_Egyptians.svgz"),
+    DeckSource("kde-gm-paris", "kde", f"{_KDE}/svg-gm-paris/paris.svgz"),
+    DeckSource("kde-tigullio-international", "kde", f"{_KDE}/svg-tigullio-international/tigullio-international.svgz"),
+    DeckSource("kde-dondorf", "kde", f"{_KDE}/svg-dondorf/dondorf.svgz"),
+    DeckSource("gnome-anglo", "aisleriot", f"{_AISLERIOT}/anglo.svgz"),
+    DeckSource("gnome-anglo-bitmap", "aisleriot", f"{_AISLERIOT}/anglo_bitmap.svgz"),
+    DeckSource("gnome-anglo-modern", "aisleriot", f"{_AISLERIOT}/anglo_modern.svgz"),
+    DeckSource("gnome-anglo-modern-4-color", "aisleriot", f"{_AISLERIOT}/anglo_modern_4_color.svgz"),
+    DeckSource("gnome-anglo-poker", "aisleriot", f"{_AISLERIOT}/anglo_poker.svgz"),
+    DeckSource("gnome-gnomangelo", "aisleriot", f"{_AISLERIOT}/gnomangelo.svgz"),
+    DeckSource("gnome-gnomangelo-bitmap", "aisleriot", f"{_AISLERIOT}/gnomangelo_bitmap.svgz"),
+    DeckSource("gnome-neoclassical", "aisleriot", f"{_AISLERIOT}/neoclassical.svgz"),
+    DeckSource("gnome-neoclassical-4-color", "aisleriot", f"{_AISLERIOT}/neoclassical_4_color.svgz"),
+    DeckSource("gnome-ornamental", "aisleriot", f"{_AISLERIOT}/ornamental.svgz"),
+    DeckSource("gnome-plastic", "aisleriot", f"{_AISLERIOT}/plastic.svgz"),
+    DeckSource("gnome-simplistic", "aisleriot", f"{_AISLERIOT}/simplistic.svgz"),
+    DeckSource("gnome-tango", "aisleriot", f"{_AISLERIOT}/tango.svgz"),
+    DeckSource("gnome-tango-nuevo", "aisleriot", f"{_AISLERIOT}/tango_nuevo.svgz"),
+    DeckSource("gnome-bellot", "aisleriot", f"{_AISLERIOT}/bellot.svgz"),
+    DeckSource("gnome-paris", "aisleriot", f"{_AISLERIOT}/paris.svgz"),
+    DeckSource("gnome-ancient-french", "aisleriot", f"{_AISLERIOT}/ancient_french.svgz"),
+    DeckSource("gnome-guyenne-classic", "aisleriot", f"{_AISLERIOT}/guyenne-classic.svgz"),
+    DeckSource("gnome-tigullio", "aisleriot", f"{_AISLERIOT}/tigullio.svgz"),
+    DeckSource("gnome-dondorf", "aisleriot", f"{_AISLERIOT}/dondorf.svgz"),
+    DeckSource("clipart-bordered", "clipart", f"{_CLIPART}/bordered"),
+    DeckSource("clipart-simple", "clipart", f"{_CLIPART}/simple"),
+    DeckSource("clipart-white", "clipart", f"{_CLIPART}/white"),
+    DeckSource("clipart-ornamental", "clipart", f"{_CLIPART}/ornamental"),
+)
+
+# Decks looked at (contact sheets of A/10/J/Q/K/6/9 per deck) and left out, with the reason.
+DECKS_EXCLUDED: dict[str, str] = {
+    "kde-future": "futuristic design, hexadecimal-like rank glyphs",
+    "kde-jolly-royal": "low-resolution embedded bitmaps",
+    "kde-oxygen": "rank at the top right, suit at the bottom left: no rank+suit corner index",
+    "kde-oxygen-air": "rank at the top right, suit at the bottom left: no rank+suit corner index",
+    "kde-oxygen-white": "rank at the top right, suit at the bottom left: no rank+suit corner index",
+    "kde-konqi": "rsvg-convert: the SVG has no dimensions",
+    "kde-xskat-french": "rsvg-convert: the SVG has no dimensions",
+    "kde-dondorf": "indices in all four corners (the other two would be unlabelled)",
+    "gnome-dondorf": "indices in all four corners (the other two would be unlabelled)",
+    "gnome-ancient-french": "French court letters V/D/R and 1 for the ace",
+    "gnome-guyenne-classic": "court cards without letters",
+    "gnome-tango-nuevo": "huge indices, no room for the automatic index box",
+    "gnome-tango": "the automatic index box misses the suit and the 1 of 10 (shaded glyphs)",
+}
+
+# Designs never used for training: the rendered val sets are made of these only. Whole families are held out
+# (gnome-tigullio and kde-tigullio-international are one design); other near-duplicates stay together in training
+# (nicu ornamental/white in KDE, GNOME and openclipart; anglo and anglo-bitmap; ...).
+HELD_OUT: tuple[str, ...] = ("kde-penguins", "gnome-plastic", "gnome-tigullio", "kde-tigullio-international")
+
+
+def card_id(source: DeckSource, card: Card) -> str:
+    """The SVG element id (or file name) of ``card`` in ``source``."""
+    r, s = int(card.rank), card.suit.letter
+    rank_word = _RANK_WORD.get(r, str(r))
+    if source.kind == "kde":
+        return f"{rank_word}_{_SUIT_WORD[s]}"
+    if source.kind == "aisleriot":
+        return f"{_SUIT_WORD[s]}_{rank_word}"
+    letter = {1: "a", 11: "j", 12: "q", 13: "k"}.get(r, str(r))
+    style = Path(source.path).name
+    return f"{style}_{s}_{letter}.svg"
+
+
+def fetch(cache: Path = CACHE, log=print) -> Path:
+    """Download the three Debian packages (if not there yet) and unpack them under ``cache/root``."""
+    debs = cache / "debs"
+    root = cache / "root"
+    debs.mkdir(parents=True, exist_ok=True)
+    if not shutil.which("apt-get") or not shutil.which("dpkg"):
+        raise RuntimeError("apt-get and dpkg are needed to fetch the card artwork (a Debian/Ubuntu system)")
+    for pkg in DEB_PACKAGES:
+        if not list(debs.glob(f"{pkg}_*.deb")):
+            log(f"apt-get download {pkg}")
+            subprocess.run(["apt-get", "download", pkg], cwd=debs, check=True)
+    root.mkdir(parents=True, exist_ok=True)
+    for deb in sorted(debs.glob("*.deb")):
+        stamp = root / f".{deb.name}.done"
+        if not stamp.exists():
+            log(f"dpkg -x {deb.name}")
+            subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True)
+            stamp.touch()
+    return root
+
+
+def _svg_text(path: Path) -> Path:
+    """Uncompressed copy of an .svgz (rsvg-convert reads .svgz too, but each call would gunzip again)."""
+    if path.suffix != ".svgz":
+        return path
+    out = CACHE / "svg" / (path.parent.name + "-" + path.stem + ".svg")
+    if not out.exists():
+        import gzip
+
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(gzip.decompress(path.read_bytes()))
+    return out
+
+
+def _render(exe: str, source: DeckSource, card: Card, out: Path, zoom: float) -> None:
+    src = CACHE / "root" / source.path
+    if source.kind == "clipart":
+        cmd = [exe, "-z", f"{zoom:.4f}", str(src / card_id(source, card)), "-o", str(out)]
+    else:
+        cmd = [exe, f"--export-id={card_id(source, card)}", "-z", f"{zoom:.4f}", str(_svg_text(src)), "-o", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def rasterise_deck(source: DeckSource, cache: Path = CACHE, width: int = RASTER_WIDTH) -> Path:
+    """Render the 52 cards of ``source`` to ``cache/cards/<deck>/<card>.png`` (skips files already there).
+
+    ``rsvg-convert --export-id`` sizes its canvas from a bounding box that is sometimes far too large (KDE decks),
+    so ``-w`` would shrink the card; instead each card is rendered at a zoom that makes the *card* about
+    ``1.5 * width`` wide (probed on the ace of spades), trimmed to its opaque pixels and resized to ``width``.
+    """
+    import cv2
+
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        raise RuntimeError("rsvg-convert is missing: install it with `apt-get install librsvg2-bin`")
+    out_dir = cache / "cards" / source.name
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / "_probe.png"
+    zoom = None
+    for card in full_deck():
+        out = out_dir / f"{card}.png"
+        if out.exists():
+            continue
+        if zoom is None:
+            _render(exe, source, Card.parse("As"), tmp, 1.0)
+            zoom = 1.5 * width / load_face(tmp).shape[1]
+        _render(exe, source, card, tmp, zoom)
+        face = load_face(tmp)
+        h = round(face.shape[0] * width / face.shape[1])
+        cv2.imwrite(str(out), cv2.resize(face, (width, h), interpolation=cv2.INTER_AREA))
+    tmp.unlink(missing_ok=True)
+    return out_dir
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Card faces and their corner index boxes
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def load_face(path: Path) -> np.ndarray:
+    """A card face as BGRA uint8 with its transparent margin trimmed (rounded corners stay transparent)."""
+    import cv2
+
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise FileNotFoundError(path)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    if img.shape[2] == 3:
+        img = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
+    alpha = img[:, :, 3] > 128
+    ys, xs = np.nonzero(alpha)
+    if len(xs) == 0:
+        raise ValueError(f"{path} is empty")
+    return img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].copy()
+
+
+def ink_index_box(face: np.ndarray, region=(0.28, 0.36)) -> tuple[int, int, int, int] | None:
+    """Box (x0, y0, x1, y1) of the ink in the top-left corner of a face: the printed index (rank + suit).
+
+    Ink = pixels far from the card's paper colour inside the card (the border line is cut away); connected
+    components that lie wholly inside the corner region are kept, components that merely reach into it
+    (big central pips, the court picture frame) are dropped.
+    """
+    import cv2
+
+    h, w = face.shape[:2]
+    rw, rh = int(w * region[0]), int(h * region[1])
+    bgr = face[:, :, :3].astype(np.int16)
+    alpha = face[:, :, 3] > 128
+    inner = cv2.erode(alpha.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(2, w // 60)) > 0
+    paper = np.median(bgr[inner], axis=0)  # the commonest colour of a number card is its paper
+    diff = np.abs(bgr - paper).max(axis=2)
+    ink = (diff > 60) & inner
+    sub = ink[:rh, :rw].astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8)[: rh + 40, : rw + 40], connectivity=8)
+    boxes = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < max(4, (w * h) // 40000):
+            continue
+        if x + bw > rw or y + bh > rh:
+            continue  # reaches out of the corner: a pip or the picture
+        if bw > 0.9 * rw and bh > 0.9 * rh:
+            continue
+        boxes.append((x, y, x + bw, y + bh))
+    del sub
+    if not boxes:
+        return None
+    b = np.array(boxes)
+    return int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()), int(b[:, 3].max())
+
+
+def deck_index_box(faces: dict[str, np.ndarray]) -> tuple[float, float, float, float] | None:
+    """The deck's corner index box as fractions of the card (x0, y0, x1, y1), from its number cards 2..10.
+
+    Per-card boxes vary (``10`` is wider than ``7``); the deck box takes the median top/bottom edge and the
+    10th/90th percentile left/right edges (``10``), so one odd card (a pip touching the index) cannot blow it up. Court cards and aces use the deck box (their picture often touches the corner).
+    """
+    fr = []
+    for name, face in faces.items():
+        if name[:-1] in ("A", "J", "Q", "K"):
+            continue
+        b = ink_index_box(face)
+        if b is None:
+            continue
+        h, w = face.shape[:2]
+        fr.append((b[0] / w, b[1] / h, b[2] / w, b[3] / h))
+    if len(fr) < 20:
+        return None
+    a = np.array(fr)
+    y0, y1 = np.median(a[:, 1]), np.median(a[:, 3])
+    x0, x1 = np.percentile(a[:, 0], 10), np.percentile(a[:, 2], 90)  # "10" is the widest index
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def prepare_all(cache: Path = CACHE, log=print) -> dict:
+    """Fetch, rasterise and measure every deck; write ``cache/cards/decks.json`` (deck -> index box)."""
+    import cv2  # noqa: F401
+
+    fetch(cache, log)
+    info = {}
+    for src in DECKS:
+        if src.name in DECKS_EXCLUDED:
+            continue
+        try:
+            out_dir = rasterise_deck(src, cache)
+        except subprocess.CalledProcessError as exc:
+            log(f"{src.name}: rasterising failed ({exc.stderr.decode(errors='replace')[:100]}), left out")
+            continue
+        faces = {p.stem: load_face(p) for p in sorted(out_dir.glob("*.png"))}
+        box = deck_index_box(faces)
+        if box is None:
+            log(f"{src.name}: no corner index found, left out")
+            continue
+        info[src.name] = {"index_box": [round(v, 4) for v in box], "held_out": src.name in HELD_OUT}
+        log(f"{src.name}: index box {info[src.name]['index_box']}")
+    (cache / "cards" / "decks.json").write_text(json.dumps(info, indent=1))
+    return info
+
+
+def load_decks(cache: Path = CACHE, held_out: bool | None = None) -> dict[str, list]:
+    """Deck name -> list of ``vision.scenes.Face`` (52 each) from the rasterised cache and ``decks.json``.
+
+    ``held_out``: None = all decks, True = only the held-out designs, False = only the training designs.
+    """
+    from vision.scenes import Face
+
+    info = json.loads((cache / "cards" / "decks.json").read_text())
+    out = {}
+    for name, meta in sorted(info.items()):
+        if held_out is not None and bool(meta["held_out"]) != held_out:
+            continue
+        box = tuple(meta["index_box"])
+        out[name] = [Face(str(c), load_face(cache / "cards" / name / f"{c}.png"), box, name) for c in full_deck()]
+    return out
+
+
+def contact_sheets(cache: Path = CACHE) -> Path:
+    """One row per deck (A, 10, J, Q, K, 6, 9) with the detected (green) and deck (red) index boxes."""
+    import cv2
+
+    out = cache / "sheets"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for src in DECKS:
+        d = cache / "cards" / src.name
+        if not (d / "Ks.png").exists():
+            continue
+        faces = {p.stem: load_face(p) for p in d.glob("*.png") if not p.stem.startswith("_")}
+        db = deck_index_box(faces)
+        tiles = []
+        for n in ("Ah", "10s", "Jh", "Qs", "Kd", "6c", "9d"):
+            f = faces[n]
+            h, w = f.shape[:2]
+            al = f[:, :, 3:4] / 255.0
+            im = (f[:, :, :3] * al + 128 * (1 - al)).astype(np.uint8)
+            b = ink_index_box(f)
+            if b:
+                cv2.rectangle(im, b[:2], b[2:], (0, 200, 0), 1)
+            if db:
+                cv2.rectangle(im, (int(db[0] * w), int(db[1] * h)), (int(db[2] * w), int(db[3] * h)), (0, 0, 255), 1)
+            tiles.append(cv2.resize(im, (160, 240)))
+        row = np.hstack(tiles)
+        label = src.name + (" (excluded)" if src.name in DECKS_EXCLUDED else "") + (" (held out)" if src.name in HELD_OUT else "")
+        cv2.putText(row, label, (5, 235), 0, 0.6, (255, 0, 255), 2)
+        rows.append(row)
+    for i in range(0, len(rows), 6):
+        cv2.imwrite(str(out / f"decks_{i // 6}.png"), np.vstack(rows[i : i + 6]))
+    return out

@@ -1,0 +1,151 @@
+"""Build the synthetic training sets from the rasterised decks (``patience dataset build``).
+
+Writes, under ``out`` (default ``datasets/build``):
+
+- ``detect/images/{train,val}/NNNNNN.jpg`` + ``detect/labels/{train,val}/NNNNNN.txt`` (YOLO: ``class cx cy w h``,
+  classes ``0 index``, ``1 card``) + ``detect/meta/{split}/NNNNNN.json`` (per index: card, corner, quad) and
+  ``detect/data.yaml`` (absolute path, ASCII class names);
+- ``crops/{train,val}/<card>/NNNNNN_K.png``: 64x64 crops around every readable index of the same scenes, cut
+  with ``vision.scenes.crop_index`` (random jitter), for the crop classifier.
+
+``train`` scenes use the training designs only, ``val`` scenes the held-out designs only (``artwork.HELD_OUT``).
+Image ``i`` of split ``s`` is rendered from ``numpy.random.default_rng([seed, s, i])``: the same arguments give
+the same files, and a build that was stopped resumes where it stopped (an image counts as done once its label
+file exists, which is written last).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from vision import scenes
+from vision.artwork import CACHE
+
+SPLITS = {"train": 0, "val": 1}
+OUT_SIZES = ((640, 480), (640, 480), (640, 360), (480, 640))
+MIN_CROP_PX = 8.0  # indices smaller than this (longest side, in the 640 px picture) give no classifier crop
+
+_DECKS: dict | None = None
+
+
+def _init(cache: str, split: str) -> None:
+    global _DECKS
+    from vision.artwork import load_decks
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    import cv2
+
+    cv2.setNumThreads(1)
+    _DECKS = load_decks(Path(cache), held_out=(split == "val"))
+
+
+def pick_faces(decks: dict, rng: np.random.Generator) -> list:
+    """52 distinct cards, usually all from one deck (a real table), sometimes from two."""
+    names = sorted(decks)
+    main = names[rng.integers(len(names))]
+    faces = list(decks[main])
+    if len(names) > 1 and rng.random() < 0.2:
+        other = decks[names[rng.integers(len(names))]]
+        swap = rng.random(52) < 0.5
+        faces = [other[i] if swap[i] else faces[i] for i in range(52)]
+    return faces
+
+
+def render_one(seed: int, split: str, i: int):
+    rng = np.random.default_rng([seed, SPLITS[split], i])
+    faces = pick_faces(_DECKS, rng)
+    size = OUT_SIZES[rng.integers(len(OUT_SIZES))]
+    return scenes.render_scene(faces, rng, out_size=size), rng
+
+
+def _work(job) -> int:
+    import cv2
+
+    seed, split, i, out = job
+    out = Path(out)
+    stem = f"{i:06d}"
+    label = out / "detect" / "labels" / split / f"{stem}.txt"
+    if label.exists():
+        return 0
+    scene, rng = render_one(seed, split, i)
+    cv2.imwrite(str(out / "detect" / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    meta = {
+        "layout": scene.layout,
+        "size": [scene.image.shape[1], scene.image.shape[0]],
+        "indices": [
+            {"card": ix.card, "corner": ix.corner, "visible": round(ix.visible, 3), "quad": np.round(ix.quad, 2).tolist()}
+            for ix in scene.indices
+        ],
+        "cards": [{"card": n, "box": [round(v, 2) for v in b]} for n, b in scene.cards],
+    }
+    (out / "detect" / "meta" / split / f"{stem}.json").write_text(json.dumps(meta))
+    for k, ix in enumerate(scene.indices):
+        x0, y0, x1, y1 = ix.box
+        if max(x1 - x0, y1 - y0) < MIN_CROP_PX:
+            continue
+        crop = scenes.crop_index(scene.image, ix.box, jitter=(rng, 0.08, 1.1, 1.6))
+        d = out / "crops" / split / ix.card
+        cv2.imwrite(str(d / f"{stem}_{k}.png"), crop)
+    tmp = label.with_suffix(".tmp")
+    tmp.write_text("\n".join(scene.yolo_lines()) + "\n")
+    tmp.replace(label)
+    return 1
+
+
+def prepare_dirs(out: Path) -> None:
+    from assistant.cards import full_deck
+
+    for split in SPLITS:
+        for sub in ("images", "labels", "meta"):
+            (out / "detect" / sub / split).mkdir(parents=True, exist_ok=True)
+        for c in full_deck():
+            (out / "crops" / split / str(c)).mkdir(parents=True, exist_ok=True)
+    data = {
+        "path": str((out / "detect").resolve()),
+        "train": "images/train",
+        "val": "images/val",
+        "names": {i: n for i, n in enumerate(scenes.CLASS_NAMES)},
+    }
+    lines = [f"path: {data['path']}", "train: images/train", "val: images/val", "names:"]
+    lines += [f"  {i}: {n}" for i, n in data["names"].items()]
+    (out / "detect" / "data.yaml").write_text("\n".join(lines) + "\n")
+
+
+def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, cache: Path = CACHE, progress=None) -> dict:
+    """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called."""
+    import multiprocessing as mp
+
+    out = Path(out)
+    prepare_dirs(out)
+    made = {}
+    for split, n in (("val", n_val), ("train", n_train)):
+        jobs = [(seed, split, i, str(out)) for i in range(n)]
+        todo = [j for j in jobs if not (out / "detect" / "labels" / split / f"{j[2]:06d}.txt").exists()]
+        done = n - len(todo)
+        if progress:
+            progress(split, done, n)
+        if not todo:
+            made[split] = 0
+            continue
+        if workers <= 1:
+            _init(str(cache), split)
+            it = map(_work, todo)
+            pool = None
+        else:
+            pool = mp.get_context("fork").Pool(workers, initializer=_init, initargs=(str(cache), split))
+            it = pool.imap_unordered(_work, todo, chunksize=4)
+        k = 0
+        for r in it:
+            k += r
+            done += 1
+            if progress:
+                progress(split, done, n)
+        if pool:
+            pool.close()
+            pool.join()
+        made[split] = k
+    return made
