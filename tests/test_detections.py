@@ -224,6 +224,19 @@ def test_card_box_from_the_detector_replaces_the_union_and_low_scores_are_ignore
     assert card_id.tolist() == [0, -1]
 
 
+def test_corners_inside_one_whole_card_box_vote_for_one_name():
+    """An upside-down 6 read as a 9 in the other corner of the same visible card: one card, the 6."""
+    corners = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.8, 0), (300, 10, 320, 40, 0.9, 0)],
+                    ["6d", "9d", "9d"], card_conf=[0.9, 0.6, 0.9])
+    card_boxes = dets([(5, 5, 140, 190, 0.9, 1)])
+    cards, card_id = group_cards(corners, card_boxes)
+    assert sorted(cards.data["card"].tolist()) == ["6d", "9d"]
+    six = cards[cards.data["card"] == "6d"]
+    assert six.xyxy[0].tolist() == [5, 5, 140, 190] and card_id[1] == -1
+    nine = cards[cards.data["card"] == "9d"]
+    assert nine.xyxy[0].tolist() == [300, 10, 320, 40]  # the real 9d elsewhere is still a card
+
+
 def test_unnamed_corners_and_no_corners_give_no_cards():
     cards, card_id = group_cards(named([(0, 0, 10, 10, 0.9, 0)], [""]))
     assert len(cards) == 0 and card_id.tolist() == [-1]

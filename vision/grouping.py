@@ -8,7 +8,8 @@ diagonal). Corners named ``Qh`` further away are a misread of another card: they
 and keep ``card_id == -1`` in the raw detections.
 
 The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
-otherwise the union of the card's corner boxes.
+otherwise the union of the card's corner boxes. Whole-card boxes also settle disagreements: corners inside one
+fully visible card are that card, so a minority name among them is dropped (:func:`vote_in_card_boxes`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,31 @@ def corner_scores(corners: Detections) -> np.ndarray:
     return corners.confidence * np.asarray(cc, dtype=np.float32)
 
 
+def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
+                       card_boxes: Detections | None, inside: float = 0.6) -> np.ndarray:
+    """(n,) True for corners outvoted inside their card: the detector's ``card`` boxes are whole faces that are
+    (nearly) fully visible, so every corner inside one belongs to that one card. When its corners disagree (an
+    upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed.
+    A corner inside several card boxes belongs to the smallest."""
+    n = len(corners)
+    suppressed = np.zeros(n, dtype=bool)
+    if card_boxes is None or len(card_boxes) == 0 or n == 0:
+        return suppressed
+    holds = box_ioa(corners.xyxy, card_boxes.xyxy) >= inside  # (n, m)
+    area = np.where(holds, card_boxes.area[None, :], np.inf)
+    owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+    for b in range(len(card_boxes)):
+        members = np.flatnonzero((owner == b) & (names != ""))
+        if len({names[i] for i in members}) < 2:
+            continue
+        totals: dict[str, float] = {}
+        for i in members:
+            totals[names[i]] = totals.get(names[i], 0.0) + float(scores[i])
+        winner = max(totals, key=totals.get)
+        suppressed[[i for i in members if names[i] != winner]] = True
+    return suppressed
+
+
 def group_cards(corners: Detections, card_boxes: Detections | None = None, reach: float = DEFAULT_REACH,
                 min_score: float = 0.0) -> tuple[Detections, np.ndarray]:
     """Group named corners into cards.
@@ -42,12 +68,13 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     card_id = np.full(n, -1, dtype=np.int64)
     names = corners.data.get("card", np.full(n, "", dtype=object))
     scores = corner_scores(corners)
+    suppressed = vote_in_card_boxes(corners, names, scores, card_boxes)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor
     members: dict[str, list[int]] = {}
     for i in order:
         name = names[i]
-        if not name or scores[i] < min_score:
+        if not name or scores[i] < min_score or suppressed[i]:
             continue
         if name not in anchors:
             anchors[name] = int(i)
