@@ -49,9 +49,10 @@ def test_json_one_line_per_image_with_cards_and_raw_detections(scene_dir):
     assert qh["box"] == pytest.approx([170, 140, 430, 540], abs=3)  # photo.jpg is the scene at twice the size
 
 
-def test_a_folder_stands_for_its_images_and_the_table_shows_the_cards(scene_dir):
-    out = run([str(scene_dir), "--model", str(FAKE)])
+def test_a_folder_stands_for_its_images_and_the_table_shows_the_cards(scene_dir, tmp_path):
+    out = run([str(scene_dir), "--model", str(FAKE), "--draw", str(tmp_path / "drawn")])
     assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == ["photo.detect.jpg", "table.detect.jpg"]
     assert out.stdout.count("3 cards") == 2
     assert "Q♥" in out.stdout and "9♠" in out.stdout and "10♦" in out.stdout
 

@@ -15,6 +15,8 @@ images are still processed, and the exit code is 2 if any failed.
 ``--model DIR`` picks the model folder (``detector.onnx``, ``classifier.onnx``, optional ``vision.json``); the
 default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from.
 
+``--draw DIR`` also writes each image with its boxes and card names drawn (``DIR/<name>.detect.jpg``).
+
 ``--bench`` times recognition instead (median and p95 ms per frame, frames resized to 640x480 unless
 ``--bench-size`` says otherwise); ``--eval`` scores the models on labelled folders (see vision/evaluate.py).
 """
@@ -46,6 +48,7 @@ def add_parser(subparsers) -> None:
                         help="report cards whose detector x classifier confidence is at least P (default 0.3)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
+    parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
     parser.add_argument("--bench", action="store_true", help="time recognition per frame (median, p95) and exit")
     parser.add_argument("--bench-size", default="640x480", metavar="WxH",
                         help="frame size for --bench (default 640x480; 'native' keeps each image's size)")
@@ -132,11 +135,25 @@ def run(args) -> int:
             _report_error(args, str(path), str(exc))
             continue
         result = detector.detect(image)
+        if args.draw:
+            _write_drawing(args.draw, path, image, result)
         if args.json:
             print(json.dumps({"image": str(path), **result.to_json()}), flush=True)
         else:
             console.print(render_result(str(path), result))
     return 2 if failed else 0
+
+
+def _write_drawing(folder: str, path: Path, image, result) -> None:
+    import cv2
+
+    from vision.detector import draw_result
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / (path.stem + ".detect.jpg")
+    if not cv2.imwrite(str(target), draw_result(image, result)):
+        raise UserError(f"cannot write {target}: check that the folder is writable")
 
 
 def _report_error(args, path: str, reason: str) -> None:
