@@ -49,18 +49,23 @@ def synthetic_frame(rng: np.random.Generator, hw: tuple[int, int] = (480, 640)) 
     return img
 
 
-def load_frames(paths: list[str], size: tuple[int, int] | None, n_synthetic: int = 5) -> list[np.ndarray]:
-    """Images resized to ``size`` (W, H) (None: as they are); synthetic frames when ``paths`` is empty."""
+def load_frames(paths: list[str], size: tuple[int, int] | None, n_synthetic: int = 5,
+                max_images: int = 60) -> list[np.ndarray]:
+    """Images (at most ``max_images``, spread evenly over the given ones) resized to ``size`` (W, H) (None: as they
+    are); synthetic frames when ``paths`` is empty."""
     import cv2
 
     frames = []
+    files = []
     for p in paths:
-        files = sorted(Path(p).iterdir()) if Path(p).is_dir() else [Path(p)]
-        for f in files:
-            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-            if img is None:
-                continue
-            frames.append(cv2.resize(img, size, interpolation=cv2.INTER_AREA) if size else img)
+        files += sorted(f for f in Path(p).iterdir() if f.is_file()) if Path(p).is_dir() else [Path(p)]
+    if len(files) > max_images:
+        files = [files[i] for i in np.linspace(0, len(files) - 1, max_images).round().astype(int)]
+    for f in files:
+        img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        frames.append(cv2.resize(img, size, interpolation=cv2.INTER_AREA) if size else img)
     if not frames:
         rng = np.random.default_rng(0)
         frames = [synthetic_frame(rng, (size[1], size[0]) if size else (480, 640)) for _ in range(n_synthetic)]
