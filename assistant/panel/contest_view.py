@@ -77,7 +77,7 @@ def standings_table(contest) -> Table:
         table.add_column(f"win ({contest.seats[0].state.rules.win_threshold}+)")
     for s in contest.standings():
         style = "bold green" if s.place == 1 and over else ""
-        table.add_row(str(s.place), s.name, str(s.points), "yes" if s.won else "no", style=style)
+        table.add_row(str(s.place), Text(s.name), str(s.points), "yes" if s.won else "no", style=style)
     return table
 
 
