@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
 
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
@@ -58,7 +60,7 @@ def load_frames(paths: list[str], size: tuple[int, int] | None, n_synthetic: int
     frames = []
     files = []
     for p in paths:
-        files += sorted(f for f in Path(p).iterdir() if f.is_file()) if Path(p).is_dir() else [Path(p)]
+        files += sorted(f for f in Path(p).iterdir() if f.suffix.lower() in IMAGE_SUFFIXES) if Path(p).is_dir() else [Path(p)]
     if len(files) > max_images:
         files = [files[i] for i in np.linspace(0, len(files) - 1, max_images).round().astype(int)]
     for f in files:
