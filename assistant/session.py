@@ -106,8 +106,14 @@ class Session:
         if self.game == "tommy":
             move = move if isinstance(move, Move) else Move.parse(expand_tommy_shorthand(str(move), self.state))
             self.state.apply(move)
+        elif isinstance(move, Placement):
+            move = self.state.place(move)
         else:
-            move = self.state.place(move if isinstance(move, Placement) else parse_cell(str(move)))
+            parts = str(move).split()
+            if len(parts) == 2 and not parts[0].isdigit():  # Poker Shuffle: "Qh r1c3" names the open card to place
+                move = self.state.place(parse_cell(parts[1]), Card.parse(parts[0]))
+            else:
+                move = self.state.place(parse_cell(str(move)))
         self.save()
         return str(move)
 

@@ -77,7 +77,7 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
             live.update(game_panel(session, hint=hint, message=message))
             if delay:
                 time.sleep(delay)
-        live.update(game_panel(session, message=session.result_line()))
+        live.update(game_panel(session))
 
 
 def _has_choice_before_turning(session) -> bool:
