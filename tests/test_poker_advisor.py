@@ -1,0 +1,204 @@
+"""Poker Patience advisor (assistant/advisors/poker_advisor.py, poker_kernels.py) against the rules of 004.
+
+004, "Spielablauf": "Leg sie offen auf einen beliebigen freien Platz im Quadrat." — "Das Können steckt darin, jede
+Karte gut zu platzieren, ohne zu wissen, was noch kommt: eine Spalte für einen Flush freihalten, gleiche Werte in
+einer Reihe sammeln".
+"""
+
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from assistant.advisors import poker_advisor as A
+from assistant.advisors import poker_kernels as K
+from assistant.benchmarks import common
+from assistant.benchmarks import poker as bench_poker
+from assistant.cards import Card, parse_cards
+from assistant.deals import deal_order
+from assistant.games.poker import Placement, PokerRules, PokerState, parse_grid, score_grid
+from assistant.games.poker_hands import classify
+
+REFERENCE = "AH AD JS JC JH / 9H 7D 9S 9C 7H / 8H 8D 8S 8C 4D / QH TD TS TC 4C / 6H 5D 6S 5C 2D"
+
+
+def idx(cards):
+    return np.array([c.index for c in cards], dtype=np.int64)
+
+
+def state_with(cells_text: dict[str, str], turned: str, rules: PokerRules | None = None) -> PokerState:
+    """A state holding the given cells ({"r1c1": "Ah", ...}) and the turned card waiting."""
+    cells = [None] * 25
+    for where, card in cells_text.items():
+        cells[Placement.parse(where).cell] = Card.parse(card)
+    state = PokerState.from_grid(cells, rules)
+    state.turn(Card.parse(turned))
+    return state
+
+
+# ------------------------------------------------------------------------------------------------ compiled scorer
+
+
+def test_kernel_hand_scorer_agrees_with_the_rules_engine():
+    rng = np.random.default_rng(3)
+    for _ in range(3000):
+        hand = rng.permutation(52)[:5]
+        assert K.hand_category(*[int(x) for x in hand]) == int(classify([int(x) for x in hand]))
+    # "aber eine Straße geht nicht um die Ecke (D-K-A-2-3 ist keine Straße)"
+    corner = idx(parse_cards("Qs Kh Ad 2c 3s"))
+    assert K.hand_category(*corner) == 0
+    assert K.hand_category(*idx(parse_cards("10h Jh Qh Kh Ah"))) == 9
+    assert K.hand_category(*idx(parse_cards("Ah 2h 3h 4h 5h"))) == 8
+
+
+def test_kernel_grid_score_matches_the_reference_grid():
+    grid = idx(parse_grid(REFERENCE))
+    assert K.grid_score(grid, K.AMERICAN) == 197
+    assert K.grid_score(grid, K.ENGLISH) == 66
+
+
+def test_random_fill_table_is_the_exact_expectation():
+    T = A._random_fill_table("american")
+    # a random five-card hand: the classic frequencies over C(52,5) = 2,598,960 hands
+    freq = {1: 1098240, 2: 123552, 3: 54912, 4: 10200, 5: 5108, 6: 3744, 7: 624, 8: 36, 9: 4}
+    expected = sum(n * K.AMERICAN[c] for c, n in freq.items()) / 2598960
+    assert T[0] == pytest.approx(expected, rel=1e-9)
+    # four aces: every fifth card makes four of a kind (50)
+    aces = np.sort(idx(parse_cards("As Ah Ad Ac")))
+    colex = sum(K.BINOM[c, i + 1] for i, c in enumerate(aces))
+    assert T[K.T_OFFSETS[4] + colex] == pytest.approx(50.0)
+
+
+# ------------------------------------------------------------------------------------------------ candidates
+
+
+def test_empty_rows_and_columns_are_alike():
+    empty = np.full(25, -1)
+    groups = A.candidate_cells(empty, adjacent=False)
+    assert list(groups) == [0] and len(groups[0]) == 25  # the first move has one candidate
+    one = empty.copy()
+    one[0] = 5
+    groups = A.candidate_cells(one, adjacent=False)
+    assert sorted(groups) == [1, 5, 6]  # same row, same column, neither: three candidates
+    assert sum(len(v) for v in groups.values()) == 24
+
+
+def test_adjacent_variant_only_offers_cells_next_to_a_card():
+    # "muss jede Karte nach der ersten neben eine schon liegende Karte – darüber, darunter, daneben oder schräg"
+    state = state_with({"r3c3": "7h"}, "8h", PokerRules("american", adjacent_only=True))
+    advice = A.advise(state, np.random.default_rng(0), samples=32)
+    cells = sorted(str(o.placement) for o in advice.options)
+    assert cells == sorted(str(p) for p in state.legal_cells())
+    assert len(cells) == 8
+
+
+# ------------------------------------------------------------------------------------------------ advice
+
+
+def test_advice_ranks_every_legal_cell_best_first():
+    state = PokerState()
+    deal = deal_order(11)
+    for card in deal[:6]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal[6])
+    advice = A.advise(state, np.random.default_rng(1), samples=64)
+    assert advice.card == deal[6]
+    assert sorted(o.placement for o in advice.options) == sorted(state.legal_cells())
+    values = [o.expected for o in advice.options]
+    assert values == sorted(values, reverse=True)
+    for o in advice.options:
+        assert o.low <= o.expected <= o.high
+        assert o.samples >= 32
+    assert advice.placement == advice.options[0].placement
+
+
+def test_same_seed_same_advice():
+    state = PokerState(PokerRules("english"))
+    for card in deal_order(4)[:8]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal_order(4)[8])
+    a = A.advise(state, np.random.default_rng(9), samples=96)
+    b = A.advise(state, np.random.default_rng(9), samples=96)
+    assert a == b
+
+
+def test_completes_the_flush_column():
+    # Column 1 holds four hearts; the turned Kh completes the flush (20) there and nowhere helps as much.
+    cells = {"r1c1": "2h", "r2c1": "5h", "r3c1": "9h", "r4c1": "Jh",
+             "r1c2": "3s", "r1c3": "8d", "r1c4": "Qc", "r2c2": "4c", "r2c3": "10s", "r3c2": "6d",
+             "r4c4": "7c", "r5c5": "Ad"}
+    state = state_with(cells, "Kh")
+    advice = A.advise(state, np.random.default_rng(2), samples=256)
+    assert advice.placement == Placement.parse("r5c1")
+    tips = A.explain(state, advice)
+    assert any("Flush" in tip for tip, _ in tips)
+
+
+def test_makes_four_of_a_kind():
+    # Row 2 holds three sevens and a king; the fourth seven belongs there (50 American, 16 English).
+    cells = {"r2c1": "7s", "r2c2": "7h", "r2c3": "7d", "r2c4": "Kc",
+             "r1c1": "2c", "r3c2": "9s", "r4c3": "Jd", "r5c4": "3h", "r1c5": "5d", "r4c5": "Qs"}
+    for scoring in ("american", "english"):
+        state = state_with(cells, "7c", PokerRules(scoring))
+        advice = A.advise(state, np.random.default_rng(3), samples=256)
+        assert advice.placement == Placement.parse("r2c5"), scoring
+
+
+def test_exact_endgame_is_the_mean_over_the_unseen_cards():
+    deal = deal_order(21)
+    state = PokerState()
+    for card in deal[:23]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal[23])
+    advice = A.advise(state, np.random.default_rng(0))
+    assert advice.method == "exact"
+    last_two = [p for p in state.legal_cells()]
+    for option in advice.options:
+        other = [p for p in last_two if p != option.placement][0]
+        totals = []
+        for card in state.unseen():
+            s = state.clone()
+            s.place(option.placement)
+            s.turn(card)
+            s.place(other)
+            totals.append(s.score().total)
+        assert option.expected == pytest.approx(np.mean(totals))
+        assert option.exact and option.stderr == 0
+
+
+def test_learned_policy_plays_legal_games_in_every_variant():
+    for rules in (PokerRules("american"), PokerRules("english", adjacent_only=True)):
+        state = PokerState(rules)
+        for card in deal_order(8)[:25]:
+            state.turn(card)
+            state.place(A.policy_placement(state))  # place() raises on an illegal cell
+        assert state.is_terminal()
+
+
+# ------------------------------------------------------------------------------------------------ benchmark log
+
+
+@pytest.mark.parametrize("scoring,adjacent", [("american", False), ("english", True)])
+def test_logged_games_replay_legally_to_the_logged_score(tmp_path, scoring, adjacent):
+    deals = common.seeded_deals(2, 5)
+    tasks = [{"deck": [str(c) for c in d[:25]], "scoring": scoring, "adjacent": adjacent, "budget_ms": None,
+              "samples": 32, "policy": "mc", "rng_seed": [5, i]} for i, d in enumerate(deals)]
+    records = [bench_poker.play(t) for t in tasks]
+    log = tmp_path / "games.jsonl"
+    common.write_log(log, records)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        game = json.loads(line)
+        assert set(game) == {"deck", "placements", "score"}
+        state = PokerState(PokerRules(scoring, adjacent_only=adjacent))
+        for card, (row, col) in zip(game["deck"], game["placements"]):
+            state.turn(card)
+            state.place(Placement(row, col))  # raises if illegal
+        assert state.is_terminal()
+        assert state.score().total == game["score"]
+        assert score_grid(state.cells, scoring).total == game["score"]
