@@ -392,9 +392,8 @@ def render_scene(
             if vis >= min_visible:
                 scene.indices.append(IndexLabel(face.name, corner, qi, vis))
 
-    if photometric:
-        img = _photometric(rng, img)
-    scene.image = np.clip(img, 0, 255).astype(np.uint8)
+    img = np.clip(img, 0, 255).astype(np.uint8) if not photometric else _photometric(rng, img)
+    scene.image = img
     return scene
 
 
@@ -415,31 +414,34 @@ def _visible_fraction(owner, quad, n):
 
 
 def _photometric(rng, img):
+    """Lighting gradient, white balance, shadow, glare, gamma, blur, noise, JPEG (float32 in, float32 out)."""
     h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    # lighting gradient
+    # lighting gradient and white balance in one multiply (computed at 1/8 size, then resized)
+    sh, sw = max(2, h // 8), max(2, w // 8)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     ang = rng.uniform(0, 2 * np.pi)
-    g = (xx * np.cos(ang) + yy * np.sin(ang)) / max(h, w)
+    g = (xx * np.cos(ang) + yy * np.sin(ang)) / max(sh, sw)
     g = 1 + rng.uniform(-0.5, 0.5) * (g - g.mean())
-    img = img * g[:, :, None] * rng.uniform(0.55, 1.25)
-    # white balance
-    img = img * rng.uniform(0.8, 1.2, 3)[None, None, :]
-    # shadow (a hand, a phone)
-    if rng.random() < 0.35:
-        mask = np.zeros((h, w), np.float32)
-        pts = rng.integers(0, [w, h], (rng.integers(3, 7), 2)).astype(np.int32)
+    g = g * rng.uniform(0.55, 1.25)
+    add = np.zeros((sh, sw), np.float32)
+    if rng.random() < 0.35:  # shadow (a hand, a phone)
+        mask = np.zeros((sh, sw), np.float32)
+        pts = (rng.integers(0, [w, h], (rng.integers(3, 7), 2)) / 8).astype(np.int32)
         cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
-        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(3, 25))
-        img = img * (1 - rng.uniform(0.2, 0.6) * mask)[:, :, None]
-    # glare
-    if rng.random() < 0.35:
-        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        r = rng.uniform(0.05, 0.3) * max(w, h)
-        blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
-        img = img + rng.uniform(60, 220) * blob[:, :, None]
-    img = np.clip(img, 0, 255)
-    # gamma
-    img = 255.0 * (img / 255.0) ** rng.uniform(0.7, 1.4)
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.5, 3))
+        g = g * (1 - rng.uniform(0.2, 0.6) * mask)
+    if rng.random() < 0.35:  # glare
+        cx, cy = rng.uniform(0, sw), rng.uniform(0, sh)
+        r = rng.uniform(0.05, 0.3) * max(sw, sh)
+        add = rng.uniform(60, 220) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+    g = cv2.resize(g.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    add = cv2.resize(add.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    wb = rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    img = img * (g[:, :, None] * wb[None, None, :]) + add[:, :, None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    # gamma (lookup table)
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** rng.uniform(0.7, 1.4), 0, 255).astype(np.uint8)
+    img = cv2.LUT(img, lut)
     # blur: defocus or motion
     r = rng.random()
     if r < 0.3:
@@ -453,13 +455,16 @@ def _photometric(rng, img):
         ker /= max(ker.sum(), 1e-6)
         img = cv2.filter2D(img, -1, ker)
     # sensor noise
-    img = img + rng.normal(0, rng.uniform(0, 10), img.shape).astype(np.float32)
-    img = np.clip(img, 0, 255).astype(np.uint8)
+    sigma = rng.uniform(0, 10)
+    if sigma > 1:
+        noise = rng.standard_normal(img.shape, dtype=np.float32) * sigma
+        img = cv2.add(img.astype(np.float32), noise, dtype=cv2.CV_32F)
+        img = np.clip(img, 0, 255).astype(np.uint8)
     # JPEG
     if rng.random() < 0.7:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return img.astype(np.float32)
+    return img
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,317 @@
+"""Training the two models from the synthetic data (``patience train``), fully offline, one thread.
+
+1. ``detector``: ultralytics YOLO built from ``models/index_det.yaml`` (no downloaded weights), classes
+   ``index`` and ``card``, trained on ``datasets/build/detect``; resumable from ``runs/detector/weights/last.pt``.
+2. ``classifier``: a small CNN (``CropNet``) naming a 64x64 corner-index crop (52 classes in ``CARD_NAMES``
+   order, i.e. ``Card.index``), trained on ``datasets/build/crops``; crops come in ANY rotation (the scenes
+   rotate the cards freely), so the classifier is rotation-agnostic rather than needing upright crops;
+   resumable from ``runs/classifier/last.pt``.
+3. ``export``: ``models/detector.onnx`` / ``.pt``, ``models/classifier.onnx`` / ``.pt`` and
+   ``models/vision.json`` (files, classes, crop recipe) for ``vision.detector``.
+
+Offline: YOLO_OFFLINE=1, YOLO_AUTOINSTALL=0, YOLO_CONFIG_DIR=runs/yolo_config with a local TTF copied in as
+Arial.ttf (ultralytics would otherwise download it for its plots), amp off, plots off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RUNS = REPO / "runs"
+MODELS = REPO / "models"
+BUILD = REPO / "datasets" / "build"
+CARD_NAMES = tuple(r + s for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+FONT_CANDIDATES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
+
+
+def offline_env() -> Path:
+    """Environment for ultralytics without network; returns the config folder. Call before importing it."""
+    cfg = RUNS / "yolo_config"
+    (cfg / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        dst = cfg / "Ultralytics" / name
+        if not dst.exists():
+            for src in FONT_CANDIDATES:
+                if Path(src).exists():
+                    shutil.copy(src, dst)
+                    break
+    os.environ.update(
+        YOLO_OFFLINE="1",
+        YOLO_AUTOINSTALL="0",
+        YOLO_CONFIG_DIR=str(cfg),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        YOLO_VERBOSE=os.environ.get("YOLO_VERBOSE", "True"),
+    )
+    return cfg
+
+
+def _torch_one_thread():
+    import torch
+
+    torch.set_num_threads(1)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:
+        pass
+    return torch
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 1. Detector
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def train_detector(epochs: int = 30, imgsz: int = 416, batch: int = 16, data: Path | None = None, name: str = "detector",
+                   model_yaml: Path | None = None, seed: int = 0) -> Path:
+    offline_env()
+    _torch_one_thread()
+    from ultralytics import YOLO, settings
+
+    settings.update({"sync": False})
+    data = Path(data or BUILD / "detect" / "data.yaml")
+    project = RUNS
+    last = project / name / "weights" / "last.pt"
+    t0 = time.time()
+    if last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True, workers=0, plots=False, amp=False)
+    else:
+        model = YOLO(str(model_yaml or MODELS / "index_det.yaml"))
+        model.train(
+            data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", amp=False, plots=False,
+            project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, pretrained=False,
+            close_mosaic=5, fliplr=0.5, mosaic=1.0, scale=0.4, degrees=0.0, patience=100, val=True, verbose=True,
+            cache=False, save_period=-1,
+        )
+    _note_time(project / name, time.time() - t0)
+    return project / name
+
+
+def _note_time(run_dir: Path, seconds: float) -> None:
+    f = run_dir / "wall_time.json"
+    prev = json.loads(f.read_text()) if f.exists() else {"seconds": 0.0, "sessions": 0}
+    prev["seconds"] += seconds
+    prev["sessions"] += 1
+    f.write_text(json.dumps(prev))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 2. Crop classifier
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def make_cropnet(n_classes: int = 52):
+    """A small CNN for 64x64 RGB index crops (about 0.7 M parameters, ~40 M multiply-adds)."""
+    from torch import nn
+
+    def block(cin, cout, stride=1):
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 24, 2),  # 32
+        *block(24, 32), nn.MaxPool2d(2),  # 16
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 8
+        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),  # 4
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(128 * 16, 256), nn.ReLU(inplace=True), nn.Dropout(0.2),
+        nn.Linear(256, n_classes),
+    )
+
+
+def _load_crops(folder: Path):
+    """All crops under ``folder/<card>/*.png`` as uint8 (n, 64, 64, 3) BGR and labels (CARD_NAMES index)."""
+    import cv2
+    import numpy as np
+
+    xs, ys = [], []
+    for i, name in enumerate(CARD_NAMES):
+        for p in sorted((folder / name).glob("*.png")):
+            im = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if im is None:
+                continue
+            xs.append(im)
+            ys.append(i)
+    if not xs:
+        raise FileNotFoundError(f"no crops under {folder}")
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def _augment(batch, rng):
+    """Training-time variety on top of the scenes': quarter turns, small rotations, blur, contrast, colour."""
+    import cv2
+    import numpy as np
+
+    out = np.empty_like(batch)
+    for k, im in enumerate(batch):
+        im = np.rot90(im, rng.integers(4)).copy()
+        if rng.random() < 0.5:
+            m = cv2.getRotationMatrix2D((31.5, 31.5), rng.uniform(-25, 25), rng.uniform(0.9, 1.1))
+            im = cv2.warpAffine(im, m, (64, 64), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.25:
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, 1.2))
+        if rng.random() < 0.3:  # low resolution: down and up again
+            s = int(rng.integers(14, 40))
+            im = cv2.resize(cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA), (64, 64), interpolation=cv2.INTER_LINEAR)
+        f = im.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+        f = f * rng.uniform(0.85, 1.15, 3)[None, None, :]
+        if rng.random() < 0.3:
+            f = f + rng.normal(0, rng.uniform(2, 10), f.shape)
+        out[k] = np.clip(f, 0, 255).astype(np.uint8)
+    return out
+
+
+def _to_tensor(torch, batch_bgr):
+    import numpy as np
+
+    x = batch_bgr[:, :, :, ::-1].astype(np.float32) / 255.0  # BGR -> RGB, 0..1
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+
+
+def evaluate_classifier(model, x, y, torch, batch: int = 512):
+    import numpy as np
+
+    model.eval()
+    preds = []
+    with torch.no_grad():
+        for s in range(0, len(x), batch):
+            preds.append(model(_to_tensor(torch, x[s : s + batch])).argmax(1).numpy())
+    p = np.concatenate(preds)
+    return float((p == y).mean()), p
+
+
+def train_classifier(epochs: int = 12, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
+                     seed: int = 0, log=print, time_budget_s: float | None = None) -> Path:
+    import numpy as np
+
+    torch = _torch_one_thread()
+    torch.manual_seed(seed)
+    crops = Path(crops or BUILD / "crops")
+    run = RUNS / name
+    run.mkdir(parents=True, exist_ok=True)
+    xtr, ytr = _load_crops(crops / "train")
+    xva, yva = _load_crops(crops / "val")
+    log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops")
+    model = make_cropnet(len(CARD_NAMES))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = (len(xtr) + batch - 1) // batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.15)
+    start, history, best = 0, [], 0.0
+    ck = run / "last.pt"
+    if ck.exists():
+        state = torch.load(ck, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        start, history, best = state["epoch"] + 1, state["history"], state["best"]
+        log(f"resuming at epoch {start}")
+    t0 = time.time()
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    for epoch in range(start, epochs):
+        rng = np.random.default_rng([seed, epoch])
+        model.train()
+        perm = rng.permutation(len(xtr))
+        te, tot = time.time(), 0.0
+        for s in range(0, len(perm), batch):
+            idx = perm[s : s + batch]
+            xb = _to_tensor(torch, _augment(xtr[idx], rng))
+            yb = torch.from_numpy(ytr[idx])
+            loss = loss_fn(model(xb), yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss) * len(idx)
+        acc, _ = evaluate_classifier(model, xva, yva, torch)
+        history.append({"epoch": epoch, "loss": tot / len(perm), "val_top1": acc, "seconds": time.time() - te})
+        log(f"epoch {epoch + 1}/{epochs} loss {tot / len(perm):.3f} held-out top-1 {acc:.4f} ({time.time() - te:.0f} s)")
+        if acc >= best:
+            best = acc
+            torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc}, run / "best.pt")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
+                    "history": history, "best": best}, ck)
+        if time_budget_s and time.time() - t0 > time_budget_s:
+            log("time budget spent: stopping (resume continues from last.pt)")
+            break
+    _note_time(run, time.time() - t0)
+    (run / "history.json").write_text(json.dumps(history, indent=1))
+    return run
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 3. Export
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 17) -> Path:
+    import numpy as np
+
+    torch = _torch_one_thread()
+    run = Path(run or RUNS / "classifier")
+    state = torch.load(run / "best.pt", weights_only=False)
+    model = make_cropnet(len(CARD_NAMES))
+    model.load_state_dict(state["model"])
+    model.eval()
+    full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES), "arch": "vision.train.make_cropnet",
+                "input": "1x3x64x64 RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
+    dummy = torch.zeros(1, 3, 64, 64)
+    onnx_path = out / "classifier.onnx"
+    torch.onnx.export(full, dummy, str(onnx_path), input_names=["images"], output_names=["probs"], opset_version=opset,
+                      dynamic_axes={"images": {0: "batch"}, "probs": {0: "batch"}}, dynamo=False)
+    import onnx
+
+    m = onnx.load(str(onnx_path))
+    meta = {"names": str({i: n for i, n in enumerate(CARD_NAMES)}), "imgsz": "[64, 64]", "task": "classify",
+            "description": "Patience Lens corner-index classifier (64x64 RGB 0..1 crop -> 52 card probabilities)"}
+    for k, v in meta.items():
+        p = m.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(m, str(onnx_path))
+    # check: onnxruntime agrees with torch
+    import onnxruntime as ort
+
+    x = np.random.default_rng(0).random((2, 3, 64, 64), dtype=np.float32)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    sess = ort.InferenceSession(str(onnx_path), so, providers=["CPUExecutionProvider"])
+    a = sess.run(None, {"images": x})[0]
+    with torch.no_grad():
+        b = full(torch.from_numpy(x)).numpy()
+    assert np.abs(a - b).max() < 1e-4, "ONNX and torch disagree"
+    return onnx_path
+
+
+def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17, imgsz: int = 416) -> Path:
+    offline_env()
+    _torch_one_thread()
+    from ultralytics import YOLO
+
+    run = Path(run or RUNS / "detector")
+    weights = run / "weights" / "best.pt"
+    if not weights.exists():
+        weights = run / "weights" / "last.pt"
+    model = YOLO(str(weights))
+    f = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=opset, dynamic=False, half=False))
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copy(f, out / "detector.onnx")
+    # a .pt without optimizer state (ultralytics' best.pt already strips it)
+    shutil.copy(weights, out / "detector.pt")
+    return out / "detector.onnx"
+
+
+def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
+    from vision.scenes import CLASS_NAMES, CROP_EXPAND, CROP_SIZE
+
+    m = {
+        "detector": {"file": "detector.onnx", "classes": list(CLASS_NAMES), "imgsz": imgsz},
+        "classifier": {"file": "classifier.onnx", "classes": list(CARD_NAMES), "crop_size": CROP_SIZE,
+                       "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
+    }
+    (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
+    return out / "vision.json"
