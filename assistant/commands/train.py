@@ -1,0 +1,70 @@
+"""``patience train``: train the card recogniser from the synthetic data and export it to ``models/``.
+
+    patience train detector --epochs 24 --imgsz 416   # YOLO corner-index detector (resumes runs/detector)
+    patience train classifier --epochs 12             # 64x64 crop classifier, 52 cards (resumes runs/classifier)
+    patience train export                             # models/detector.onnx|.pt, classifier.onnx|.pt, vision.json
+    patience train report                             # measure both on the held-out designs -> models/metrics.json
+
+Needs the training extras (torch, ultralytics, onnx: ``pip install -e .[train]``) and a dataset from
+``patience dataset build``. Runs offline on one thread; each step resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("train", help="train the card detector and classifier, export them to models/")
+    sub = p.add_subparsers(dest="step", metavar="STEP")
+    d = sub.add_parser("detector", help="train the YOLO corner-index detector")
+    d.add_argument("--epochs", type=int, default=24)
+    d.add_argument("--imgsz", type=int, default=416)
+    d.add_argument("--batch", type=int, default=16)
+    d.add_argument("--data", type=Path, default=None, help="data.yaml (default datasets/build/detect/data.yaml)")
+    d.add_argument("--name", default="detector", help="run folder under runs/")
+    c = sub.add_parser("classifier", help="train the index-crop classifier")
+    c.add_argument("--epochs", type=int, default=12)
+    c.add_argument("--batch", type=int, default=128)
+    c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
+    c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
+    e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
+    e.add_argument("--imgsz", type=int, default=416)
+    r = sub.add_parser("report", help="measure the exported models on the held-out designs (models/metrics.json)")
+    r.add_argument("--imgsz", type=int, default=416)
+    p.set_defaults(func=run, step=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.cli import UserError
+
+    if args.step is None:
+        raise UserError("say which step: detector, classifier, export or report (patience train --help)")
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError as exc:
+        raise UserError("training needs torch and ultralytics: pip install -e .[train]") from exc
+    from vision import train
+
+    if args.step == "detector":
+        data = args.data or train.BUILD / "detect" / "data.yaml"
+        if not Path(data).exists():
+            raise UserError(f"{data} not found: run `patience dataset build` first")
+        run_dir = train.train_detector(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, data=data, name=args.name)
+        print(f"detector trained: {run_dir}")
+    elif args.step == "classifier":
+        budget = args.hours * 3600 if args.hours else None
+        run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget)
+        print(f"classifier trained: {run_dir}")
+    elif args.step == "export":
+        det = train.export_detector(imgsz=args.imgsz)
+        clf = train.export_classifier()
+        man = train.write_manifest(imgsz=args.imgsz)
+        print(f"exported {det}, {clf}, {man}")
+    else:
+        from vision import model_report
+
+        out = model_report.report(imgsz=args.imgsz)
+        print(f"metrics written to {out}")
+    return 0
