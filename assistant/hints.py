@@ -86,4 +86,54 @@ def _shuffle_hint(session, budget_ms: float) -> Hint | None:
 
 
 def _tommy_hint(session, budget_ms: float) -> Hint | None:
-    return None
+    """One turned card: the advisor's options (placement plus the plays up that follow). Between turns with
+    the stock used up: the end game, solved exactly (every remaining card is known)."""
+    from assistant.advisors.tommy_advisor import UnsupportedVariant, advise
+
+    state = session.state
+    try:
+        if len(state.hand) == 1:
+            advice = advise(state, position_rng(session), budget_ms=budget_ms)
+        elif not state.hand and not state.needs_card() and state.legal_moves():
+            return _tommy_endgame_hint(state)
+        else:
+            return None  # a card must be turned (plays up were part of the last option), or four cards in hand
+    except UnsupportedVariant as exc:
+        return Hint("No hint", (), (), f"the advisor cannot advise here: {exc}")
+    options = tuple(
+        HintOption(tuple(str(m) for m in o.moves),
+                   (f"{100 * o.win_prob:.1f}%", f"{100 * o.win_ci[0]:.0f}-{100 * o.win_ci[1]:.0f}%",
+                    f"{o.expected_foundation:.1f}"))
+        for o in advice.options
+    )
+    card = state.hand[0].pretty
+    return Hint(f"Where to put {card}", ("win chance", "95%", "cards up"), options, advice.note)
+
+
+def _tommy_endgame_hint(state) -> Hint:
+    """The stock is used up: every card is known, so the solver finds a winning line if there is one;
+    otherwise play up whatever fits (nothing else can change the outcome), then redeal if allowed."""
+    from assistant.advisors.tommy_advisor import UnsupportedVariant
+    from assistant.advisors.tommy_solver import solve
+
+    try:
+        result = solve(state, [])
+    except (UnsupportedVariant, ValueError):
+        result = None
+    if result is not None and result.won:
+        return Hint("The rest is won", ("",), (HintOption(tuple(str(m) for m in result.moves), ("wins",)),),
+                    "every remaining card is known: this line clears the waste piles")
+    probe = state.clone()
+    moves = []
+    while True:
+        legal = probe.legal_moves()
+        up = [m for m in legal if m.to_foundation]
+        nxt = up[0] if up else next((m for m in legal if m.is_redeal), None)
+        if nxt is None:
+            break
+        probe.apply(nxt)
+        moves.append(str(nxt))
+        if nxt.is_redeal:
+            break
+    return Hint("Play up what fits", ("",), (HintOption(tuple(moves), ("",)),) if moves else (),
+                "no winning line is left" if result is not None and result.status == "lost" else "")

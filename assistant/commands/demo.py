@@ -61,7 +61,9 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
     message = "dealing..."
     with Live(game_panel(session, message=message), console=console, refresh_per_second=20, transient=False) as live:
         while not session.is_over:
-            if session.needs_card() and not _has_choice_before_turning(session):
+            # A Sir Tommy option already holds the plays up that follow a placement (holding a card back
+            # included), so whenever a card can be turned there is nothing left to decide first.
+            if session.needs_card():
                 card = session.turn()
                 message = f"turned {card}"
                 live.update(game_panel(session, message=message))
@@ -79,7 +81,3 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
                 time.sleep(delay)
         live.update(game_panel(session))
 
-
-def _has_choice_before_turning(session) -> bool:
-    """Sir Tommy: with an empty hand the player may play waste tops up before turning the next card."""
-    return session.game == "tommy" and bool(session.state.legal_moves())

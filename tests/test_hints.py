@@ -1,0 +1,77 @@
+"""Hints: the advisors' best moves for the position, legal, reproducible, and blind to the caller's order."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from assistant.games.tommy import TommyState
+from assistant.hints import hint_for
+from assistant.session import Session
+
+PATIENCE = shutil.which("patience", path=str(Path(sys.executable).parent)) or shutil.which("patience")
+
+
+def seeded(game, seed, steps, variant=None):
+    """A session where the app called ``steps`` cards of seed ``seed`` and the advisor's moves were played."""
+    s = Session.new(game, variant, seed)
+    for _ in range(steps):
+        s.turn()
+        hint = hint_for(s, budget_ms=20)
+        for move in hint.options[0].moves:
+            s.play(move)
+    s.turn()
+    return s
+
+
+def test_every_tommy_option_is_a_legal_sequence_of_moves():
+    s = seeded("tommy", 5, 10)
+    hint = hint_for(s, budget_ms=30)
+    assert hint.options
+    for option in hint.options:
+        probe = s.state.clone()
+        for move in option.moves:
+            probe.apply(move)  # raises if illegal
+        assert not probe.hand
+
+
+def test_every_poker_option_is_a_free_cell():
+    s = seeded("poker", 5, 6)
+    hint = hint_for(s, budget_ms=30)
+    free = {str(p) for p in s.state.legal_cells()}
+    assert {o.move for o in hint.options} == free
+
+
+def test_the_same_position_gets_the_same_hint():
+    a, b = seeded("tommy", 9, 6), seeded("tommy", 9, 6)
+    assert hint_for(a, budget_ms=30) == hint_for(b, budget_ms=30)
+
+
+def test_the_hint_does_not_peek_at_the_callers_order():
+    """The advisor knows the unseen cards as a set (as the player does), never the seeded order."""
+    called = seeded("tommy", 11, 8)
+    typed = Session.new("tommy")  # the same game, cards typed by the player: the engine knows no order
+    typed.state = TommyState.from_dict({**called.state.to_dict(), "order": None})
+    assert hint_for(typed, budget_ms=30) == hint_for(called, budget_ms=30)
+
+
+def test_with_the_stock_used_up_the_end_game_is_solved():
+    s = seeded("tommy", 2026, 51)  # the 52nd card is in hand: after it, the stock is empty
+    for move in hint_for(s, budget_ms=20).options[0].moves:
+        s.play(move)
+    if not s.is_over:
+        hint = hint_for(s)
+        assert hint.options and hint.headline in ("The rest is won", "Play up what fits")
+        for move in hint.options[0].moves:
+            s.play(move)
+    assert s.is_over
+
+
+def test_the_demo_plays_both_games_to_the_end():
+    env = {**os.environ, "COLUMNS": "100"}
+    out = subprocess.run([PATIENCE, "demo", "--delay", "0", "--budget-ms", "20"], capture_output=True, text=True,
+                         env=env, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "Sir Tommy (standard):" in out.stdout and "of 52 cards on the foundations" in out.stdout
+    assert "Poker Patience (american scoring, win at 200):" in out.stdout and "points" in out.stdout
