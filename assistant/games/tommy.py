@@ -89,6 +89,11 @@ def _mv(source: str, i: int | None, target: str, j: int) -> Move:
     return move
 
 
+def _seeded_rng(cards: Sequence[Card], salt: int) -> np.random.Generator:
+    """A generator seeded from a card order (and a number), for redeals of a seeded deal."""
+    return np.random.Generator(np.random.PCG64([salt] + [c.index for c in cards]))
+
+
 def _piles(piles, what: str) -> list[list[Card]]:
     """Four piles from lists of cards or a text ``"As 2h | - | 3c | -"`` ('-' or nothing for an empty pile)."""
     if piles is None:
@@ -113,7 +118,9 @@ class TommyState:
     ``order``: the stock order, first turned first (the whole deck, or just the stock); cards that are not in
     play (Kings in Puss in the Corner) and the base cards are taken out of a whole deck. ``bases``: the four
     cards put on the foundations before play (aces-out-first, puss-in-the-corner, calculation). ``rng``: a
-    numpy Generator used by ``turn_next()`` when the stock order is unknown (after a shuffled redeal).
+    numpy Generator that shuffles the stock at a shuffled redeal, for ``turn_next()``; with an ``order`` and no
+    ``rng`` one is seeded from the order, so a seeded deal (the app as caller, simulations) plays on after
+    a redeal and replays identically.
 
     Public, read-only attributes: ``rules``, ``foundations`` and ``waste`` (lists of lists of Card, bottom
     first), ``hand`` (turned cards not yet placed, in the order turned), ``history`` (Card for a turn, Move
@@ -162,6 +169,8 @@ class TommyState:
                     f"missing: {' '.join(map(str, missing[:8]))}{' ...' if len(missing) > 8 else ''}"
                 )
             self._order = stock_order
+            if self.rng is None and rules.redeals and rules.shuffle_on_redeal:
+                self.rng = _seeded_rng(order_list, 0)
 
     @classmethod
     def from_layout(

@@ -147,6 +147,10 @@ def state_from_dict(cls: type, data: dict, rng: np.random.Generator | None = Non
             if not isinstance(order, list):
                 raise ValueError("'order' must be a list of cards or null")
             state.set_stock_order(order)
+            if rng is None and rules.redeals and rules.shuffle_on_redeal:
+                from assistant.games.tommy import _seeded_rng
+
+                rng = _seeded_rng(state._order or [], len(history) + 1)
         layout = data.get("layout")
         if layout is not None and state.to_dict()["layout"] != layout:
             raise ValueError("the layout does not match the replayed history")

@@ -23,6 +23,12 @@ Presets (``TommyRules.preset(name)``, ``PRESETS``)::
                         kaartspel verwijderd"
     one-redeal          002: "Sir Tommy met hertrek": the waste piles gathered into a stock once, at the end
 
+Where the texts leave details open we looked at PySolFC's games of the same names: its Calculation puts
+the base cards A, 2, 3, 4 out first (we do the same); its Numerica (one waste card, rows) and Strategy
+(eight rows, foundations only after the stock is out, in suit) and its Puss in the Corner (built by colour,
+Kings in) are different games from the 002 variants, so there we follow the text and say so in
+``assistant/games/tommy.py``, which lists every reading.
+
 Move notation (docs/CONVENTIONS.md), piles and foundations numbered 0-3::
 
     S>W2    the turned card to waste pile 2        S>F1    the turned card to foundation 1
