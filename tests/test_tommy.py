@@ -529,3 +529,18 @@ def test_turning_errors_name_the_card():
     done = TommyState.from_layout("standard", None, [[str(c) for c in full_deck()], [], [], []])
     with pytest.raises(CardError, match="the stock is empty"):
         done.turn("As")
+
+
+def test_a_seeded_in_suit_deal_plays_on_after_its_redeals_and_replays_identically():
+    def play(seed: int) -> list[str]:
+        s = TommyState("in-suit", deal_order(seed))
+        while not s.is_terminal():
+            if s.needs_card():
+                s.turn_next()
+            else:
+                s.apply(s.legal_moves()[-1])  # the last move: a waste pile, or R when the stock is out
+        assert s.redeals_left == 0
+        return [str(x) for x in s.history]
+
+    assert play(3) == play(3)
+    assert play(3).count("R") == 2
