@@ -1,0 +1,427 @@
+"""Sir Tommy advisor: for the turned card, every legal placement ranked by its estimated chance to win the deal.
+
+Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
+
+* **Options.** A decision is the placement of the turned card *plus the waste-to-foundation plays that follow it
+  until the next card is turned* (the engine allows plays only with an empty hand, so that is the whole of the
+  player's choice between two turns).  Every distinct end position reachable that way is one option: the card on
+  each foundation that takes it or on each waste pile (empty piles are alike: one option), followed by every
+  subset and order of waste plays that leads to a different position -- "play everything that fits" as well as
+  holding a fitting card back, or playing one of two same-rank tops and not the other (same-rank cards compete
+  for the foundations).  Options are compared on positions, so two orders of the same plays are one option.
+* **Evaluation.** Flat Monte Carlo with common random numbers: each sample is one random order of the cards the
+  player has not seen (the unseen cards are known as a set, not as an order), and every option is played out on
+  the *same* orders with the tuned rollout rule (``tommy_kernels.policy_pile``: best fit; an empty pile only when
+  no top is >= the card, cheap for high cards; else the highest top; stacking on an equal rank penalised; cards
+  go up as soon as they fit).
+* **Anytime, deterministic.** Samples run in batches; after each batch an option whose paired difference to the
+  leader (per sample: win + 0.05 * foundation cards / cards in play) is below zero by more than ``Z`` standard
+  errors is dropped (successive elimination), so the samples go to the close options.  The budget ``budget_ms``
+  is turned into a number of card steps (``STEPS_PER_MS``, measured once on the project machine) and the loop
+  stops between batches when that work is done: the advice is a deterministic function of (position, rng
+  state, budget_ms) on every machine.  ``samples=N`` caps the samples per option instead; ``strict_time=True``
+  also stops at the wall clock (then results depend on the machine's speed).
+* **Ranking.** Options are sorted by that score (win probability first; expected foundation cards break ties,
+  which matters early in a deal when nearly every rollout loses); options still in the race come before dropped
+  ones.
+
+Variants: standard, old-strict (the advisor sees what the player remembers), aces-out-first, numerica, in-suit
+(with its two shuffled redeals: the rollouts redeal when stuck), calculation, puss-in-the-corner, one-redeal
+(the merged second stock W0..W3 is simulated; once it is turned the order is known and every sample is that
+order) and Strategy (any-suit foundations with waste-to-waste moves: every deal is won once the stock is out,
+so every placement has win probability 1 exactly).  Four at a time raises ``UnsupportedVariant``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from assistant.advisors import tommy_kernels as K
+from assistant.cards import Card
+from assistant.games.tommy_rules import Move, TommyRules
+
+# Card steps per millisecond of budget: rollout card steps the kernel makes per ms on the project machine
+# (2-core x86_64, one thread, while another job shares the CPU).  Fixed so that a budget means the same work, and
+# the same advice, everywhere.
+STEPS_PER_MS = 6000.0
+BATCH = 32  # samples per batch (every option alive gets the same samples)
+MIN_SAMPLES = 64  # before any option is dropped
+Z_DROP = 3.0  # an option is dropped when the leader beats it by more than this many standard errors
+EPS_SAME = 0.002  # ... or when the two are within this score of each other with that confidence (indifference)
+FOUND_WEIGHT = 0.05  # weight of the foundation fraction in the per-sample score (ties between win rates)
+MAX_OPTIONS = 48
+MAX_SAMPLES_DEFAULT = 200_000
+
+
+class UnsupportedVariant(ValueError):
+    """The advisor cannot advise on these rules (yet); the message says which and why."""
+
+
+@dataclass(frozen=True)
+class TommyOption:
+    """One choice: ``move`` places the turned card, ``moves`` is the whole sequence (placement then waste plays).
+
+    ``win_prob`` is the estimated chance to win the deal after these moves, ``win_ci`` its 95% Wilson interval and
+    ``win_se`` its standard error, over ``samples`` random orders of the unseen cards; ``expected_foundation`` is
+    the mean number of cards on the foundations at the end.  ``dropped`` is True when the option left the race
+    early because another option was clearly better (it then has fewer samples)."""
+
+    move: Move
+    moves: tuple[Move, ...]
+    win_prob: float
+    win_ci: tuple[float, float]
+    win_se: float
+    expected_foundation: float
+    samples: int
+    dropped: bool = False
+
+    @property
+    def text(self) -> str:
+        return " ".join(str(m) for m in self.moves)
+
+
+@dataclass(frozen=True)
+class TommyAdvice:
+    """The options for one decision, best first; ``samples`` = rollouts made in all; ``exact`` when the values
+    are certain (Strategy, or a known stock order)."""
+
+    options: tuple[TommyOption, ...]
+    samples: int
+    variant: str
+    exact: bool = False
+    note: str = ""
+
+    @property
+    def best(self) -> TommyOption:
+        return self.options[0]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Rules -> kernel parameters
+# ------------------------------------------------------------------------------------------------------------
+
+
+def kernel_params(rules: TommyRules, redeals_left: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(P, NR) for the kernels: see ``tommy_kernels``'s module docstring."""
+    P = np.zeros(8, np.int64)
+    size = rules.foundation_size
+    P[K.P_FOUND_SIZE] = size
+    P[K.P_IN_SUIT] = int(rules.in_suit)
+    P[K.P_REDEALS] = rules.redeals if redeals_left is None else redeals_left
+    P[K.P_SHUFFLE] = int(rules.shuffle_on_redeal)
+    P[K.P_SAME_FOUND] = int(not rules.calculation and not rules.in_suit)
+    P[K.P_VALUE_BY_NEED] = 0
+    NR = np.zeros((4, 14), np.int8)
+    for f in range(4):
+        top = None
+        for h in range(size):
+            need = rules.next_rank(f, top)
+            if need is None:
+                break
+            NR[f, h] = need
+            top = need
+    return P, NR
+
+
+def check_supported(rules: TommyRules) -> None:
+    if rules.turn_count != 1:
+        raise UnsupportedVariant(
+            f"the advisor cannot advise on {rules.name!r} yet: four cards at a time need a search over the "
+            "placements of all four cards, which is not built"
+        )
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Positions (plain tuples: piles of card indices bottom first, foundation heights and suits)
+# ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Pos:
+    piles: tuple[tuple[int, ...], ...]
+    fh: tuple[int, ...]
+    fs: tuple[int, ...]
+
+    def key(self, same_found: bool) -> tuple:
+        found = tuple(sorted(zip(self.fh, self.fs))) if same_found else (self.fh, self.fs)
+        return (tuple(sorted(self.piles)), found)
+
+
+def _fits_at(card: int, f: int, pos: _Pos, P: np.ndarray, NR: np.ndarray) -> bool:
+    r = card % 13 + 1
+    if NR[f, pos.fh[f]] != r:
+        return False
+    return not P[K.P_IN_SUIT] or pos.fs[f] < 0 or pos.fs[f] == card // 13
+
+
+def _to_found(pos: _Pos, card: int, f: int) -> _Pos:
+    fh = list(pos.fh)
+    fs = list(pos.fs)
+    fh[f] += 1
+    if fs[f] < 0:
+        fs[f] = card // 13
+    return _Pos(pos.piles, tuple(fh), tuple(fs))
+
+
+def _foundation_targets(card: int, pos: _Pos, P, NR, in_order: bool) -> list[int]:
+    out = []
+    for f in range(4):
+        if _fits_at(card, f, pos, P, NR):
+            if in_order and pos.fh[f] == 0 and any(pos.fh[g] == 0 for g in range(f)):
+                continue  # Numerica: only the leftmost empty foundation
+            out.append(f)
+    return out
+
+
+def _enumerate_options(pos: _Pos, card: int, P, NR, rules: TommyRules) -> list[tuple[tuple[Move, ...], _Pos]]:
+    """Every distinct end position: the card placed, then any waste-to-foundation plays (see module doc)."""
+    same = bool(P[K.P_SAME_FOUND])
+    in_order = rules.foundations_in_order
+    starts: list[tuple[tuple[Move, ...], _Pos]] = []
+    seen: set = set()
+    for f in _foundation_targets(card, pos, P, NR, in_order):
+        nxt = _to_found(pos, card, f)
+        k = nxt.key(same)
+        if k not in seen:
+            seen.add(k)
+            starts.append(((Move("S", None, "F", f),), nxt))
+    for p in range(4):
+        piles = list(pos.piles)
+        piles[p] = piles[p] + (card,)
+        nxt = _Pos(tuple(piles), pos.fh, pos.fs)
+        k = nxt.key(same)
+        if k not in seen:
+            seen.add(k)
+            starts.append(((Move("S", None, "W", p),), nxt))
+    # Each placement, then its plays: depth-first, "play" before "stop", so each placement's first end
+    # position listed after the plain placement is the greedy closure.
+    out: list[tuple[tuple[Move, ...], _Pos]] = []
+    ends: set = set()
+
+    def grow(moves, q: _Pos):
+        k = q.key(same)
+        if k in ends or len(out) >= 4 * MAX_OPTIONS:
+            return
+        ends.add(k)
+        out.append((moves, q))
+        for p in range(4):
+            if q.piles[p]:
+                top = q.piles[p][-1]
+                for f in _foundation_targets(top, q, P, NR, in_order):
+                    piles = list(q.piles)
+                    piles[p] = piles[p][:-1]
+                    nxt = _to_found(_Pos(tuple(piles), q.fh, q.fs), top, f)
+                    grow(moves + (Move("W", p, "F", f),), nxt)
+
+    for moves, q in starts:
+        grow(moves, q)
+    if len(out) > MAX_OPTIONS:
+        # keep every plain placement and its greedy closure first, then the rest in order found
+        greedy = {id(x) for x in out if _closed(x[1], P, NR)}
+        plain = {id(x) for x in out if len(x[0]) == 1}
+        first = [x for x in out if id(x) in greedy or id(x) in plain]
+        rest = [x for x in out if id(x) not in greedy and id(x) not in plain]
+        out = (first + rest)[:MAX_OPTIONS]
+    return out
+
+
+def _closed(pos: _Pos, P, NR) -> bool:
+    return not any(pile and any(_fits_at(pile[-1], f, pos, P, NR) for f in range(4)) for pile in pos.piles)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# State -> position
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _read_state(state_or_arrays: Any) -> tuple[TommyRules | None, Mapping[str, np.ndarray]]:
+    if isinstance(state_or_arrays, Mapping):
+        return None, state_or_arrays
+    return state_or_arrays.rules, state_or_arrays.to_arrays()
+
+
+def _rules_from_params(params: np.ndarray) -> TommyRules:
+    t, aces, suit, redeals, shuffle, w2w, in_order, calc, max_rank, hidden = (int(x) for x in params[:10])
+    return TommyRules(
+        "arrays", aces_out_first=bool(aces), turn_count=t, hidden_piles=bool(hidden), in_suit=bool(suit),
+        redeals=redeals, shuffle_on_redeal=bool(shuffle), waste_to_waste=bool(w2w),
+        foundations_in_order=bool(in_order), calculation=bool(calc), kings_removed=max_rank == 12,
+    )
+
+
+def position_from_arrays(a: Mapping[str, np.ndarray]) -> tuple[_Pos, list[int], np.ndarray, np.ndarray | None, int]:
+    """(position, hand cards, sample pool, known stock order or None, redeals left) from ``to_arrays()``."""
+    piles = tuple(tuple(int(c) for c in a["waste"][p, : int(a["waste_len"][p])]) for p in range(4))
+    fh = tuple(int(x) for x in a["found_len"])
+    fs = tuple(int(a["found"][f, 0]) // 13 if fh[f] > 0 else -1 for f in range(4))
+    hand = [int(c) for c in a["hand"][: int(a["hand_len"][0])]]
+    pool = np.flatnonzero(a["stock_mask"]).astype(np.int8)
+    order = a["stock_order"]
+    known = order[order >= 0].astype(np.int8) if (order >= 0).any() else None
+    redeals_left = int(a["scalars"][2])
+    return _Pos(piles, fh, fs), hand, pool, known, redeals_left
+
+
+def _pack(positions: list[_Pos]) -> tuple[np.ndarray, ...]:
+    n = len(positions)
+    cp = np.zeros((n, 4, K.MAXH), np.int8)
+    cph = np.zeros((n, 4), np.int8)
+    cfh = np.zeros((n, 4), np.int8)
+    cfs = np.zeros((n, 4), np.int8)
+    for k, q in enumerate(positions):
+        for p in range(4):
+            cph[k, p] = len(q.piles[p])
+            cp[k, p, : len(q.piles[p])] = q.piles[p]
+        cfh[k] = q.fh
+        cfs[k] = q.fs
+    return cp, cph, cfh, cfs
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The advisor
+# ------------------------------------------------------------------------------------------------------------
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def advise(
+    state_or_arrays: Any,
+    rng: np.random.Generator,
+    budget_ms: float | None = 250.0,
+    *,
+    samples: int | None = None,
+    strict_time: bool = False,
+    weights: np.ndarray | None = None,
+) -> TommyAdvice:
+    """Rank every option for the turned card (a ``TommyState`` with a card in hand, or its ``to_arrays()``).
+
+    ``rng`` (numpy Generator) seeds the sampling: one integer is drawn from it per call.  ``budget_ms`` sets the
+    work (a deterministic number of rollout card steps, see ``STEPS_PER_MS``); ``samples`` caps the samples per
+    option (exactly reproducible, whatever the budget); with both, the smaller limit applies.  Raises
+    ``UnsupportedVariant`` for rules it cannot advise on, ``ValueError`` when no card is in hand.
+    """
+    rules, a = _read_state(state_or_arrays)
+    if rules is None:
+        rules = _rules_from_params(a["params"])
+    check_supported(rules)
+    pos, hand, pool, known, redeals_left = position_from_arrays(a)
+    if len(hand) != 1:
+        raise ValueError("the advisor needs exactly one turned card in hand (turn a card first)")
+    card = hand[0]
+    P, NR = kernel_params(rules, redeals_left)
+    W = K.DEFAULT_WEIGHTS if weights is None else np.asarray(weights, np.float64)
+    opts = _enumerate_options(pos, card, P, NR, rules)
+    target = 4 * rules.foundation_size
+    seed = int(rng.integers(0, 2**31 - 1))
+
+    if rules.waste_to_waste and not rules.in_suit and not rules.calculation:
+        # Strategy: any buried card can be dug out once the stock is out, so every line wins.
+        options = tuple(
+            TommyOption(m[0], m, 1.0, (1.0, 1.0), 0.0, float(target), 0) for m, _ in opts
+        )
+        return TommyAdvice(options, 0, rules.name, exact=True,
+                           note="Strategy: with waste-to-waste moves every deal is won once the stock is out")
+
+    if known is not None:
+        sample_cards = known
+        n_max = 1  # the order is known: one play-out is exact for the rollout rule
+    else:
+        sample_cards = pool
+        n_max = MAX_SAMPLES_DEFAULT
+    if samples is not None:
+        n_max = min(n_max, max(1, int(samples)))
+    U = int(sample_cards.shape[0])
+    step_budget = math.inf if budget_ms is None else max(1.0, budget_ms) * STEPS_PER_MS
+    if budget_ms is None and samples is None:
+        raise ValueError("give budget_ms or samples")
+
+    Kn = len(opts)
+    cp, cph, cfh, cfs = _pack([q for _, q in opts])
+    alive = np.ones(Kn, np.bool_)
+    t0 = time.perf_counter()
+    if U == 0 or known is not None:
+        # no chance left (or the order is known): one exact play-out per option
+        found = np.zeros((Kn, 1), np.int16)
+        K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards if U else np.zeros(0, np.int8), 1, seed, P, NR, W, found)
+        n = 1
+        exact = True
+    else:
+        exact = False
+        cap = int(min(n_max, MAX_SAMPLES_DEFAULT))
+        found = np.full((Kn, cap), -1, np.int16)
+        steps = 0.0
+        n = 0
+        batch_no = 0
+        while n < cap:
+            # batches grow with n (a quarter of the samples so far) so the bookkeeping stays small; a batch is
+            # cut to the work left in the budget
+            b = min(max(BATCH, n // 4), cap - n)
+            per_sample = int(alive.sum()) * (U + 8)
+            if math.isfinite(step_budget):
+                b = max(1, min(b, int((step_budget - steps) / per_sample) + 1))
+            out = found[:, n:n + b]
+            buf = np.zeros((Kn, b), np.int16)
+            K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
+            out[:, :] = buf
+            batch_no += 1
+            n += b
+            steps += b * per_sample
+            if Kn > 1 and n >= MIN_SAMPLES:
+                _drop(found, alive, target, n)
+            if int(alive.sum()) == 1 and n >= MIN_SAMPLES:
+                break
+            if steps >= step_budget:
+                break
+            if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
+                break
+        found = found[:, :n]
+
+    options = []
+    for k, (moves, _) in enumerate(opts):
+        row = found[k]
+        valid = row[row >= 0]
+        m = int(valid.size)
+        wins = int((valid == target).sum())
+        p = wins / m if m else 0.0
+        options.append(
+            (
+                (bool(alive[k]), p + FOUND_WEIGHT * (float(valid.mean()) / target if m else 0.0)),
+                TommyOption(
+                    moves[0], moves, p, (1.0, 1.0) if exact and wins else ((0.0, 0.0) if exact else wilson(wins, m)),
+                    0.0 if exact else math.sqrt(p * (1 - p) / m) if m else 1.0,
+                    float(valid.mean()) if m else 0.0, m, not bool(alive[k]),
+                ),
+            )
+        )
+    options.sort(key=lambda x: x[0], reverse=True)
+    total = int((found >= 0).sum())
+    return TommyAdvice(tuple(o for _, o in options), total, rules.name, exact=exact)
+
+
+def _drop(found: np.ndarray, alive: np.ndarray, target: int, n: int) -> None:
+    """Successive elimination on paired per-sample scores (all alive options share every sample)."""
+    idx = np.flatnonzero(alive)
+    f = found[idx, :n].astype(np.float64)  # alive options have every sample
+    score = (f == target) + FOUND_WEIGHT * f / target
+    means = score.mean(axis=1)
+    lead = int(np.argmax(means))
+    for j, k in enumerate(idx):
+        if j == lead:
+            continue
+        d = score[lead] - score[j]
+        half = Z_DROP * d.std(ddof=1) / math.sqrt(n)
+        if d.mean() > half or abs(d.mean()) + half < EPS_SAME:
+            alive[k] = False

@@ -1,0 +1,329 @@
+"""Compiled (numba) hot loops for the Sir Tommy advisor and solver.
+
+Compact layout of one position (all int8 unless said; cards are ``Card.index`` = suit*13 + rank-1)::
+
+    piles  int8[4, 64]   waste pile p from bottom (0) to top (ph[p]-1)
+    ph     int8[4]       waste pile heights
+    fh     int8[4]       foundation heights: cards on foundation f (bases of Aces-out-first / Calculation count)
+    fs     int8[4]       foundation suit (in suit: the suit of its Ace), -1 while empty
+    P      int64[8]      rule parameters, see ``P_*`` below
+    NR     int8[4, 14]   NR[f, h]: the rank foundation f takes at height h (0 when complete)
+
+A card ``c`` fits foundation ``f`` when ``NR[f, fh[f]] == rank(c)`` and, in suit, the suit matches (an empty
+foundation takes any suit).  Foundations are scanned left to right, so an Ace always starts the leftmost empty
+foundation (Numerica's rule is kept automatically).
+
+Randomness: every kernel that samples takes an integer ``seed`` and calls ``np.random.seed(seed)`` inside
+(numba's own generator), so a result is a deterministic function of its arguments.  No clock, no I/O.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAXH = 64
+P_FOUND_SIZE = 0  # cards on a complete foundation (13, or 12 without Kings)
+P_IN_SUIT = 1
+P_REDEALS = 2  # redeals left
+P_SHUFFLE = 3  # redeal shuffles the gathered cards (else W0..W3 bottom to top)
+P_SAME_FOUND = 4  # all foundations alike (hash them as a multiset)
+P_VALUE_BY_NEED = 5  # Calculation: compare cards by how soon a foundation needs them, not by rank
+
+# Rollout policy weights (tuned on the policy's own win rate, see docs/BENCHMARKS.md).
+W_FIT = 0  # per rank of gap when the pile top is >= the card
+W_EQ = 1  # extra for stacking on an equal rank
+W_EMPTY = 2  # an empty pile
+W_EMPTY_HIGH = 3  # minus this per rank of the card on an empty pile (empty piles cheap for high cards)
+W_BURY = 4  # pile top lower than the card (it gets buried)
+W_BURY_HIGH = 5  # minus this per rank of the buried top (bury the highest top)
+W_AVOID_DEAD = 6  # > 0: when the rule buries a lower top, avoid piles that make the deal lost in the relaxation
+W_FIT_DEPTH = 7  # per card already on the pile (prefer short piles among fits)
+N_WEIGHTS = 8
+
+DEFAULT_WEIGHTS = np.array([1.0, 3.0, 20.0, 0.6, 100.0, 1.0, 0.0, 0.0], dtype=np.float64)
+
+
+@njit(cache=True)
+def rank_of(c):
+    return c % 13 + 1
+
+
+@njit(cache=True)
+def fits(c, fh, fs, P, NR):
+    """The leftmost foundation that takes card c, or -1."""
+    r = c % 13 + 1
+    s = c // 13
+    for f in range(4):
+        if NR[f, fh[f]] == r:
+            if P[P_IN_SUIT] == 0 or fs[f] < 0 or fs[f] == s:
+                return f
+    return -1
+
+
+@njit(cache=True)
+def put_found(c, f, fh, fs):
+    fh[f] += 1
+    if fs[f] < 0:
+        fs[f] = c // 13
+
+
+@njit(cache=True)
+def found_total(fh):
+    return fh[0] + fh[1] + fh[2] + fh[3]
+
+
+@njit(cache=True)
+def closure(piles, ph, fh, fs, P, NR):
+    """Play waste tops to the foundations while any fits (left to right, repeated); returns cards played."""
+    played = 0
+    changed = True
+    while changed:
+        changed = False
+        for p in range(4):
+            while ph[p] > 0:
+                c = piles[p, ph[p] - 1]
+                f = fits(c, fh, fs, P, NR)
+                if f < 0:
+                    break
+                put_found(c, f, fh, fs)
+                ph[p] -= 1
+                played += 1
+                changed = True
+    return played
+
+
+@njit(cache=True)
+def need_distance(c, fh, fs, P, NR):
+    """How many cards a foundation still needs before it takes c (0: fits now; 99: never)."""
+    r = c % 13 + 1
+    s = c // 13
+    best = 99
+    size = P[P_FOUND_SIZE]
+    for f in range(4):
+        if P[P_IN_SUIT] != 0 and fs[f] >= 0 and fs[f] != s:
+            continue
+        h = fh[f]
+        while h < size:
+            if NR[f, h] == r:
+                if h - fh[f] < best:
+                    best = h - fh[f]
+                break
+            h += 1
+    return best
+
+
+@njit(cache=True)
+def card_value(c, fh, fs, P, NR):
+    """The order the policy compares cards in: the rank, or (Calculation) 1 + how soon it is needed."""
+    if P[P_VALUE_BY_NEED] != 0:
+        d = need_distance(c, fh, fs, P, NR)
+        return 13 if d > 12 else d + 1
+    return c % 13 + 1
+
+
+@njit(cache=True)
+def policy_pile(c, piles, ph, fh, fs, P, NR, W):
+    """The tuned rule: best fit; an empty pile only when no top is >= the card (cheap for high cards);
+    else the highest top; stacking on an equal rank penalised.  Returns the pile index."""
+    r = card_value(c, fh, fs, P, NR)
+    best = 0
+    bestcost = 1e18
+    seen_empty = False
+    for p in range(4):
+        h = ph[p]
+        if h == 0:
+            if seen_empty:
+                continue
+            seen_empty = True
+            cost = W[W_EMPTY] - W[W_EMPTY_HIGH] * r
+        else:
+            t = card_value(piles[p, h - 1], fh, fs, P, NR)
+            if t >= r:
+                cost = W[W_FIT] * (t - r) + W[W_FIT_DEPTH] * h
+                if t == r:
+                    cost += W[W_EQ]
+            else:
+                cost = W[W_BURY] - W[W_BURY_HIGH] * t
+        if cost < bestcost:
+            bestcost = cost
+            best = p
+    return best
+
+
+@njit(cache=True)
+def redeal(piles, ph, stock, P):
+    """Gather the waste piles into a new stock (W0..W3, each bottom to top; shuffled if the rules say so).
+    Returns the new stock length (written to stock[0:n])."""
+    n = 0
+    for p in range(4):
+        for i in range(ph[p]):
+            stock[n] = piles[p, i]
+            n += 1
+        ph[p] = 0
+    if P[P_SHUFFLE] != 0:
+        for i in range(n - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            t = stock[i]
+            stock[i] = stock[j]
+            stock[j] = t
+    return n
+
+
+@njit(cache=True)
+def _dead(piles, ph, fh, stock, pos, n, P, NR):
+    """Sound dead-end test for rank-ordered foundations (not Calculation), from a relaxation of the game: a card
+    of rank r may go up once *any* card of rank r-1 is up (no limit of four foundations), and every card still in
+    the stock may go up whenever its rank may (as if it could always be placed out of the way).  Let M be the
+    highest rank reached; a waste card is free once every card above it has rank <= M+1 (those can go up).  While
+    a card of rank M+1 is in the stock or free, M grows.  If M never reaches the top rank, some card can never be
+    played in the relaxed game, so neither in the real one."""
+    if P[P_VALUE_BY_NEED] != 0 or P[P_REDEALS] > 0:
+        return False
+    size = P[P_FOUND_SIZE]
+    M = 0
+    for f in range(4):
+        if fh[f] > M:
+            M = fh[f]
+    in_stock = np.zeros(16, np.bool_)
+    for i in range(pos, n):
+        in_stock[stock[i] % 13 + 1] = True
+    while M < size:
+        need = M + 1
+        ok = in_stock[need]
+        if not ok:
+            for p in range(4):
+                for i in range(ph[p] - 1, -1, -1):
+                    r = piles[p, i] % 13 + 1
+                    if r == need:
+                        ok = True
+                        break
+                    if r > need:
+                        break
+                if ok:
+                    break
+        if not ok:
+            return True
+        M += 1
+    return False
+
+
+@njit(cache=True)
+def _safer_bury(c, p0, piles, ph, fh, stock, pos, n, P, NR):
+    """The rule chose to bury the top of pile p0 under c: keep p0 unless that makes the position dead in the
+    relaxation of ``_dead`` (which uses only the set of cards still to come); then the highest other top
+    whose burial is not dead, else p0."""
+    piles[p0, ph[p0]] = c
+    ph[p0] += 1
+    dead = _dead(piles, ph, fh, stock, pos, n, P, NR)
+    ph[p0] -= 1
+    if not dead:
+        return p0
+    best = p0
+    besttop = -1
+    for p in range(4):
+        if p == p0 or ph[p] == 0:
+            continue
+        t = piles[p, ph[p] - 1] % 13
+        if t <= besttop:
+            continue
+        piles[p, ph[p]] = c
+        ph[p] += 1
+        d = _dead(piles, ph, fh, stock, pos, n, P, NR)
+        ph[p] -= 1
+        if not d:
+            best = p
+            besttop = t
+    return best
+
+
+@njit(cache=True)
+def rollout(piles, ph, fh, fs, stock, pos, n, P, NR, W):
+    """Play the stock stock[pos:n] out with the tuned rule (cards fitting a foundation go up at once, and after
+    every placement every waste top that fits);
+    the arrays are changed in place.  Returns the cards on the foundations at the end."""
+    redeals = P[P_REDEALS]
+    target = 4 * P[P_FOUND_SIZE]
+    while True:
+        for i in range(pos, n):
+            c = stock[i]
+            f = fits(c, fh, fs, P, NR)
+            if f >= 0:
+                put_found(c, f, fh, fs)
+            else:
+                p = policy_pile(c, piles, ph, fh, fs, P, NR, W)
+                if W[W_AVOID_DEAD] > 0.0 and ph[p] > 0 and piles[p, ph[p] - 1] % 13 < c % 13:
+                    p = _safer_bury(c, p, piles, ph, fh, stock, i + 1, n, P, NR)
+                piles[p, ph[p]] = c
+                ph[p] += 1
+            # after every placement all that fits goes up (a top held back by the option under test too)
+            closure(piles, ph, fh, fs, P, NR)
+        closure(piles, ph, fh, fs, P, NR)
+        tot = found_total(fh)
+        if tot == target or redeals <= 0:
+            return tot
+        redeals -= 1
+        n = redeal(piles, ph, stock, P)
+        pos = 0
+
+
+@njit(cache=True)
+def mc_batch(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, out_found):
+    """Flat Monte Carlo with common random numbers: for each of n_samples random orders of ``unseen``, play
+    every alive candidate position out with the rollout rule.  out_found[k, s] = foundation cards at the end
+    (-1 where the candidate is not alive)."""
+    np.random.seed(seed)
+    K = cpiles.shape[0]
+    U = unseen.shape[0]
+    order = unseen.copy()
+    stock = np.empty(128, np.int8)
+    piles = np.empty((4, MAXH), np.int8)
+    ph = np.empty(4, np.int8)
+    fh = np.empty(4, np.int8)
+    fs = np.empty(4, np.int8)
+    for s in range(n_samples):
+        for i in range(U - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        rseed = np.random.randint(0, 2**31 - 1)
+        for k in range(K):
+            if not alive[k]:
+                out_found[k, s] = -1
+                continue
+            piles[:, :] = cpiles[k]
+            ph[:] = cph[k]
+            fh[:] = cfh[k]
+            fs[:] = cfs[k]
+            stock[:U] = order
+            if P[P_REDEALS] > 0 and P[P_SHUFFLE] != 0:
+                np.random.seed(rseed)  # the same redeal shuffles for every candidate (common random numbers)
+            out_found[k, s] = rollout(piles, ph, fh, fs, stock, 0, U, P, NR, W)
+        if P[P_REDEALS] > 0 and P[P_SHUFFLE] != 0:
+            np.random.seed(seed + 7919 * (s + 1))
+    return out_found
+
+
+@njit(cache=True)
+def play_games(decks, P, NR, W, fh0, seed):
+    """The rollout rule alone on whole deals (rows of ``decks``); returns foundation cards per deal."""
+    np.random.seed(seed)
+    G = decks.shape[0]
+    n = decks.shape[1]
+    out = np.empty(G, np.int32)
+    stock = np.empty(128, np.int8)
+    piles = np.empty((4, MAXH), np.int8)
+    ph = np.zeros(4, np.int8)
+    fh = np.zeros(4, np.int8)
+    fs = np.zeros(4, np.int8)
+    for g in range(G):
+        ph[:] = 0
+        fh[:] = fh0
+        for f in range(4):
+            fs[f] = -1 if fh0[f] == 0 else f
+        stock[:n] = decks[g]
+        out[g] = rollout(piles, ph, fh, fs, stock, 0, n, P, NR, W)
+    return out
+
+

@@ -1,0 +1,72 @@
+"""The perfect-information solver: with the whole order known, a deal is winnable, lost, or undecided.
+
+Rules quoted from shared/rules/001 (English): "There is only one pass through the stock – no redeal. When the
+stock is used up, keep moving waste-pile cards to the foundations for as long as you can. You win when all 52
+cards lie on the four foundations."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.advisors.tommy_advisor import UnsupportedVariant
+from assistant.advisors.tommy_solver import replay, solve, solve_deal
+from assistant.cards import parse_cards
+from assistant.deals import deal_order
+from assistant.games.tommy import TommyState
+
+
+def test_a_winning_line_replays_legally_to_a_win():
+    found = 0
+    for seed in range(12):
+        deck = deal_order(seed)
+        result = solve_deal("standard", deck, 20_000)
+        assert result.status in ("won", "undecided", "lost")
+        if result.won:
+            found += 1
+            state = replay("standard", deck, result.moves)  # raises on an illegal move
+            assert state.is_won() and state.foundation_cards() == 52
+    assert found >= 3
+
+
+def test_a_sorted_deck_is_won_without_search():
+    deck = [c for rank in range(1, 14) for c in parse_cards(f"{_r(rank)}s {_r(rank)}h {_r(rank)}d {_r(rank)}c")]
+    result = solve_deal("standard", deck, 1_000)
+    assert result.won and result.nodes < 300
+    assert all(str(m).startswith("S>F") for m in result.moves)
+
+
+def _r(rank: int) -> str:
+    return "A 2 3 4 5 6 7 8 9 10 J Q K".split()[rank - 1]
+
+
+def test_all_four_twos_buried_under_kings_is_proven_lost():
+    # "above all don't bury all four cards of one rank under higher cards – that blocks every foundation" (001)
+    state = TommyState.from_layout(
+        "standard",
+        "As | Ah | Ad | Ac",
+        "2s Ks | 2h Kh | 2d Kd | 2c Kc",
+    )
+    order = sorted(state.stock_cards())
+    result = solve(state, order, 50_000)
+    assert result.status == "lost"
+
+
+def test_a_tiny_node_budget_answers_undecided():
+    result = solve_deal("standard", deal_order(5), 5)
+    assert result.status in ("undecided", "won")
+    assert result.status == "undecided" or result.nodes <= 5
+
+
+def test_variants_the_solver_searches_replay_legally():
+    for variant in ("aces-out-first", "puss-in-the-corner", "calculation", "one-redeal", "numerica"):
+        for seed in range(4):
+            deck = deal_order(100 + seed)
+            result = solve_deal(variant, deck, 5_000)
+            if result.won:
+                assert replay(variant, deck, result.moves).is_won()
+
+
+def test_four_at_a_time_is_not_searched():
+    with pytest.raises(UnsupportedVariant):
+        solve_deal("four-at-a-time", deal_order(1), 100)
