@@ -179,9 +179,9 @@ def test_four_at_a_time():
     waste piles to the foundations." """
     s = TommyState.from_layout("four-at-a-time", "As | - | - | -", "2h | - | - | -")
     assert moves(s) == ["W0>F0"]
-    for card in parse_cards("9c Ad 3c Kh"):
-        assert s.needs_card()
-        assert s.legal_moves() == [] or card == Card.parse("9c")  # nothing moves while the four are turned
+    s.turn("9c")
+    for card in parse_cards("Ad 3c Kh"):
+        assert s.needs_card() and s.legal_moves() == []  # nothing moves while the four are being turned
         s.turn(card)
     assert not s.needs_card()
     assert [str(c) for c in s.hand] == ["9c", "Ad", "3c", "Kh"]
@@ -205,7 +205,8 @@ def test_four_at_a_time_turns_what_remains_at_the_end():
     for c in ("Jc", "Qc", "Kc"):
         s.turn(c)
     assert not s.needs_card() and s.legal_moves()
-    s.apply("S0>F3"), s.apply("S0>F3"), s.apply("S0>F3")
+    for _ in range(3):
+        s.apply("S0>F3")
     assert s.is_won() and s.is_terminal()
 
 
