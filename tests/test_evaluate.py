@@ -51,6 +51,7 @@ def test_full_names_and_traps_on_a_rendered_style_label(result):
     assert (t.found, t.wrong, t.missed) == (1, 2, 0)
     assert s["traps"]["suit s/c"] == 1  # 9c read as 9s
     assert s["traps"]["6/9"] == 0 and t.confusion[("6d", "10d")] == 1
+    assert (t.index_labelled, t.index_found, t.index_named) == (3, 3, 1)  # all corners detected, one named right
 
 
 def test_load_folder_tells_edje_from_rendered_sets(tmp_path):

@@ -162,12 +162,16 @@ class Tally:
         self.false_outside = 0
         self.false_wrong = 0
         self.confusion: Counter = Counter()  # (truth, predicted or "-") -> count
+        self.index_labelled = 0    # rendered sets: labelled index boxes
+        self.index_found = 0       # ... with a detected index box at IoU >= 0.5
+        self.index_named = 0       # ... whose detected box the classifier named right
         self.ms: list[float] = []
         self.failures: list[str] = []
 
     def add(self, labelled: LabelledImage, result) -> None:
         self.images += 1
         self.ms.append(sum(result.timings_ms.values()))
+        self._add_indices(labelled, result)
         pts = _card_points(result)
         names = [c.card for c in result.cards]
         conf = [c.confidence for c in result.cards]
@@ -202,6 +206,26 @@ class Tally:
             elif not any(key(name) == (labelled.cards[i].rank if by_rank else labelled.cards[i].card) for i in holders):
                 self.false_wrong += 1
 
+    def _add_indices(self, labelled: LabelledImage, result) -> None:
+        """Stage by stage: is each labelled index box detected (IoU >= 0.5), and named right?"""
+        from vision.boxes import box_iou
+
+        d = result.detections
+        if len(d) and "label" in d.data:
+            d = d[d.data["label"] == "index"]
+        for lc in labelled.cards:
+            if not lc.index_boxes or lc.card is None:
+                continue
+            self.index_labelled += len(lc.index_boxes)
+            if not len(d):
+                continue
+            iou = box_iou(np.asarray(lc.index_boxes, np.float32), d.xyxy)
+            for row in iou:
+                j = int(row.argmax())
+                if row[j] >= 0.5:
+                    self.index_found += 1
+                    self.index_named += int(d.data.get("card", np.full(len(d), ""))[j] == lc.card)
+
     def summary(self) -> dict:
         rep = max(self.reported, 1)
         lab = max(self.labelled, 1)
@@ -221,6 +245,9 @@ class Tally:
             "false_cards": (self.false_outside + self.false_wrong) / rep,
             "false_outside": self.false_outside, "false_wrong_rank": self.false_wrong,
             "traps": traps,
+            "index_boxes": self.index_labelled,
+            "index_recall": self.index_found / max(self.index_labelled, 1),
+            "index_named_right": self.index_named / max(self.index_found, 1),
             "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
         }
 
@@ -271,6 +298,8 @@ def format_report(name: str, tally: Tally) -> str:
         f"  {what} found in its box: {s['recall']:.1%}   wrong {what}: {s['wrong']:.1%}   missed: {s['missed']:.1%}",
         f"  false cards: {s['false_cards']:.1%} of reported ({s['false_outside']} outside any card, "
         f"{s['false_wrong_rank']} on a card of another {what})",
+        *([f"  corner indices: {s['index_recall']:.1%} of {s['index_boxes']} detected (IoU >= 0.5), "
+           f"{s['index_named_right']:.1%} of those named right by the classifier"] if s["index_boxes"] else []),
         "  traps (confusions either way): " + ", ".join(f"{k} {v}" for k, v in s["traps"].items()),
         f"  median {s['median_ms']:.0f} ms per image",
         "  most frequent mistakes: " + ("; ".join(confusion_lines(tally)) or "none"),
