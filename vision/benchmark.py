@@ -5,7 +5,9 @@ where torch is installed, for the same weights through PyTorch/ultralytics.
     .venv/bin/python -m vision.benchmark [--frames 50] [IMAGE...]  # the same, without the CLI
     /work/trainenv/bin/python -m vision.benchmark --torch models/detector.pt [IMAGE...]
 
-One thread everywhere (ORT intra/inter-op 1, ``torch.set_num_threads(1)``, OMP_NUM_THREADS=1). Frames are the
+One thread everywhere (ORT intra/inter-op 1, ``torch.set_num_threads(1)``, OMP_NUM_THREADS=1). Besides wall time,
+the calling thread's CPU time is printed: with one thread it equals wall time on an idle machine and stays honest
+when other work shares the cores (the load average is printed too). Frames are the
 given images resized to ``size`` (default 640x480), or synthetic table scenes when no image is given. The first
 3 calls are warm-up and not counted. Figures belong in docs/BENCHMARKS.md with the command and the machine.
 """
@@ -78,20 +80,40 @@ def time_calls(fn, frames: list[np.ndarray], n: int = 50, warmup: int = 3) -> di
     """Call ``fn(frame)`` ``n`` times over the frames (cycling); median / p95 / mean in ms."""
     for i in range(warmup):
         fn(frames[i % len(frames)])
-    t = []
+    t, c = [], []
     for i in range(n):
         f = frames[i % len(frames)]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         fn(f)
         t.append((time.perf_counter() - t0) * 1e3)
-    a = np.asarray(t)
+        c.append((time.thread_time() - c0) * 1e3)
+    a, b = np.asarray(t), np.asarray(c)
     return {"median_ms": float(np.median(a)), "p95_ms": float(np.percentile(a, 95)), "mean_ms": float(a.mean()),
-            "frames": n}
+            "cpu_median_ms": float(np.median(b)), "cpu_p95_ms": float(np.percentile(b, 95)), "frames": n}
+
+
+def noisy_stream(frames: list[np.ndarray], per_scene: int = 10, sigma: float = 3.0, seed: int = 0) -> list[np.ndarray]:
+    """A camera watching each table for ``per_scene`` frames: the same picture with fresh sensor noise each frame."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for f in frames:
+        for _ in range(per_scene):
+            noise = rng.normal(0, sigma, size=f.shape).astype(np.float32)
+            out.append(np.clip(f.astype(np.float32) + noise, 0, 255).astype(np.uint8))
+    return out
 
 
 def bench_detector(detector, frames: list[np.ndarray], n: int = 50) -> dict[str, dict[str, float]]:
-    """The whole Detector.detect, and its detector stage alone (letterbox + ORT + decode + NMS)."""
-    return {"detect (full pipeline)": time_calls(detector.detect, frames, n),
+    """The whole Detector.detect on independent frames (every corner classified), the same as a camera loop
+    (``previous=`` the last result: unchanged corners keep their names), and the detector stage alone."""
+    stream = noisy_stream(frames[: max(1, n // 10)])
+    state = {"prev": None}
+
+    def camera(frame):
+        state["prev"] = detector.detect(frame, previous=state["prev"])
+
+    return {"detect, independent frames": time_calls(detector.detect, frames, n),
+            "detect, camera loop (previous=)": time_calls(camera, stream, min(n, len(stream)), warmup=0),
             "detector stage only": time_calls(lambda f: detector.yolo.detect(f), frames, n)}
 
 
@@ -109,8 +131,15 @@ def bench_torch(weights: str, frames: list[np.ndarray], n: int = 50, imgsz=None)
 
 
 def format_rows(results: dict[str, dict[str, float]]) -> list[str]:
-    return [f"{name:34s} median {r['median_ms']:7.1f} ms   p95 {r['p95_ms']:7.1f} ms   ({r['frames']} frames)"
-            for name, r in results.items()]
+    return [f"{name:34s} median {r['median_ms']:6.1f} ms  p95 {r['p95_ms']:6.1f} ms  |  CPU time median "
+            f"{r['cpu_median_ms']:6.1f} ms  p95 {r['cpu_p95_ms']:6.1f} ms  ({r['frames']} frames)" for name, r in results.items()]
+
+
+def load_average() -> str:
+    try:
+        return "load average " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "load average unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     size = None if args.size == "native" else tuple(int(v) for v in args.size.lower().split("x"))
     frames = load_frames(args.images, size)
-    print(f"machine: {machine()}; frames: {len(frames)} x {frames[0].shape[1]}x{frames[0].shape[0]}")
+    print(f"machine: {machine()}; {load_average()}; frames: {len(frames)} x {frames[0].shape[1]}x{frames[0].shape[0]}")
     if args.torch:
         imgsz = args.imgsz[0] if args.imgsz and len(args.imgsz) == 1 else args.imgsz
         results = bench_torch(args.torch, frames, args.frames, imgsz)

@@ -189,7 +189,7 @@ def render_result(title: str, result):
 
 
 def run_bench(args) -> int:
-    from vision.benchmark import bench_detector, format_rows, load_frames, machine
+    from vision.benchmark import bench_detector, format_rows, load_average, load_frames, machine
 
     if args.bench_size == "native":
         size = None
@@ -205,7 +205,7 @@ def run_bench(args) -> int:
     detector = load_detector(args)
     frames = load_frames([str(p) for p in images], size)
     what = f"{len(frames)} {'images' if images else 'synthetic frames'}"
-    print(f"machine: {machine()}; {what} at {frames[0].shape[1]}x{frames[0].shape[0]}; model: {detector.model_dir}")
+    print(f"machine: {machine()}; {load_average()}; {what} at {frames[0].shape[1]}x{frames[0].shape[0]}; model: {detector.model_dir}")
     for line in format_rows(bench_detector(detector, frames, args.frames)):
         print(line)
     return 0
