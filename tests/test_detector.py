@@ -201,3 +201,17 @@ def test_a_real_webcam_photo(real):
     r = real.detect(cv2.imread(str(FIXTURES / EDJE48["image"])))
     truth = {c["card"] for c in EDJE48["cards"]}
     assert len(set(r.names) & truth) >= MIN_EDJE48_FOUND, r.names
+
+
+def test_the_second_corner_of_a_visible_card_takes_the_first_ones_name_when_it_is_sure(monkeypatch):
+    det = Detector(model_dir=FAKE)
+    seen = []
+    real_probabilities = det.classifier.probabilities
+    monkeypatch.setattr(det.classifier, "probabilities", lambda x: seen.append(len(x)) or real_probabilities(x))
+    r = det.detect(fake_scene())
+    assert sum(seen) == 3 and sorted(r.names) == ["10d", "9s", "Qh"]  # 4 corners, 2 of them inside the Qh card box
+    qh = r.detections[r.detections.data["card"] == "Qh"]
+    assert len(qh) == 2 and qh.data["card_confidence"][0] == qh.data["card_confidence"][1]
+    seen.clear()
+    det.share_confidence = 2.0  # never share: every corner is classified
+    assert sorted(det.detect(fake_scene()).names) == ["10d", "9s", "Qh"] and sum(seen) == 4

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_names import CARD_NAMES, CardNameError, is_card_name_list, normalize_card
-from vision.boxes import box_iou
+from vision.boxes import box_ioa, box_iou
 from vision.crops import DEFAULT_PAD, DEFAULT_SIZE, crops_to_tensor, index_crop, resize_crops
 from vision.detections import Detections
 from vision.grouping import DEFAULT_REACH, group_cards
@@ -178,12 +178,16 @@ class Detector:
 
     ``conf_threshold``: detector score to keep a box; ``min_card_confidence``: detector x classifier score
     to report a card; ``min_index_px``: the smallest corner index (height, image pixels) that big photos are tiled
-    for; ``min_model_px``: the smallest index the detector finds reliably at its input; ``tile``: "auto", "off".
+    for; ``min_model_px``: the smallest index the detector finds reliably at its input; ``tile``: "auto", "off";
+    ``share_confidence``: the second corner of a fully visible card (inside the same ``card`` box) takes the first
+    corner's name without its own classifier run when the first is at least this sure (saves ~1 ms a card;
+    above 1: always classify every corner).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = 0.25,
                  min_card_confidence: float = 0.3, iou_threshold: float = 0.5, min_index_px: float = 24.0,
-                 min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH):
+                 min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH,
+                 share_confidence: float = 0.9):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -209,6 +213,7 @@ class Detector:
         self.min_model_px = min_model_px
         self.tile = tile
         self.reach = reach
+        self.share_confidence = share_confidence
 
     # -- stage 1 ------------------------------------------------------------------------------------------------
     def tile_plan(self, image_hw: tuple[int, int]) -> tuple[tuple[int, int], int] | None:
@@ -274,14 +279,51 @@ class Detector:
                     card_conf[idx[same]] = prev.data["card_confidence"][j[same]]
                     reused = int(same.sum())
                     todo = idx[~same]
-            if len(todo):
-                crops = [index_crop(image_bgr, boxes.xyxy[i], self.spec.crop_size, self.spec.crop_pad) for i in todo]
-                p = self.classifier.probabilities(crops_to_tensor(resize_crops(crops, self.classifier.size)))
-                best = p.argmax(axis=1)
-                card[todo] = [self.classifier_names[b] for b in best]
-                card_conf[todo] = p[np.arange(len(todo)), best]
+            first, later, partner = self.split_by_card_box(boxes, todo)
+            self._classify(image_bgr, boxes, first, card, card_conf)
+            if len(later):
+                # a second corner of a fully visible card: the same card, unless its first corner was doubtful
+                sure = card_conf[partner] >= self.share_confidence
+                card[later[sure]] = card[partner[sure]]
+                card_conf[later[sure]] = card_conf[partner[sure]]
+                self._classify(image_bgr, boxes, later[~sure], card, card_conf)
         data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature}
         return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data), reused
+
+    def _classify(self, image_bgr, boxes: Detections, idx: np.ndarray, card: np.ndarray, card_conf: np.ndarray) -> None:
+        if not len(idx):
+            return
+        crops = [index_crop(image_bgr, boxes.xyxy[i], self.spec.crop_size, self.spec.crop_pad) for i in idx]
+        p = self.classifier.probabilities(crops_to_tensor(resize_crops(crops, self.classifier.size)))
+        best = p.argmax(axis=1)
+        card[idx] = [self.classifier_names[b] for b in best]
+        card_conf[idx] = p[np.arange(len(idx)), best]
+
+    def split_by_card_box(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(first, later, partner)``: corners ``idx`` to classify now; corners that share a whole-card box with a
+        more confident corner (``later``), each with that corner (``partner``), named after it when it is sure.
+        The detector's ``card`` boxes are faces at least 90 % visible, so corners inside one are one card."""
+        empty = np.zeros(0, np.int64)
+        if self.card_class < 0 or self.share_confidence > 1 or len(idx) < 2:
+            return idx, empty, empty
+        cards = boxes[boxes.class_id == self.card_class]
+        if not len(cards):
+            return idx, empty, empty
+        holds = box_ioa(boxes.xyxy[idx], cards.xyxy) >= 0.6
+        area = np.where(holds, cards.area[None, :], np.inf)
+        owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+        first, later, partner = [], [], []
+        lead: dict[int, int] = {}
+        for k in np.argsort(-boxes.confidence[idx], kind="stable"):
+            i, o = int(idx[k]), int(owner[k])
+            if o < 0 or o not in lead:
+                first.append(i)
+                if o >= 0:
+                    lead[o] = i
+            else:
+                later.append(i)
+                partner.append(lead[o])
+        return np.array(sorted(first), np.int64), np.array(later, np.int64), np.array(partner, np.int64)
 
     # -- all ----------------------------------------------------------------------------------------------------
     def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None) -> DetectionResult:
