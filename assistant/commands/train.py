@@ -1,7 +1,7 @@
 """``patience train``: train the card recogniser from the synthetic data and export it to ``models/``.
 
     patience train detector --epochs 24 --imgsz 416   # YOLO corner-index detector (resumes runs/detector)
-    patience train classifier --epochs 12             # 64x64 crop classifier, 52 cards (resumes runs/classifier)
+    patience train classifier --epochs 8              # crop classifier, 52 cards (resumes runs/classifier)
     patience train export                             # models/detector.onnx|.pt, classifier.onnx|.pt, vision.json
     patience train report                             # measure both on the held-out designs -> models/metrics.json
 
@@ -24,8 +24,10 @@ def add_parser(subparsers) -> None:
     d.add_argument("--batch", type=int, default=16)
     d.add_argument("--data", type=Path, default=None, help="data.yaml (default datasets/build/detect/data.yaml)")
     d.add_argument("--name", default="detector", help="run folder under runs/")
+    d.add_argument("--hours", type=float, default=None, help="train for this long (overrides --epochs for the schedule)")
     c = sub.add_parser("classifier", help="train the index-crop classifier")
-    c.add_argument("--epochs", type=int, default=12)
+    c.add_argument("--epochs", type=int, default=8)
+    c.add_argument("--samples-per-epoch", type=int, default=12000, help="crops drawn per epoch")
     c.add_argument("--batch", type=int, default=128)
     c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
@@ -51,11 +53,13 @@ def run(args: argparse.Namespace) -> int:
         data = args.data or train.BUILD / "detect" / "data.yaml"
         if not Path(data).exists():
             raise UserError(f"{data} not found: run `patience dataset build` first")
-        run_dir = train.train_detector(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, data=data, name=args.name)
+        run_dir = train.train_detector(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, data=data, name=args.name,
+                                     hours=args.hours)
         print(f"detector trained: {run_dir}")
     elif args.step == "classifier":
         budget = args.hours * 3600 if args.hours else None
-        run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget)
+        run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget,
+                                       samples_per_epoch=args.samples_per_epoch)
         print(f"classifier trained: {run_dir}")
     elif args.step == "export":
         det = train.export_detector(imgsz=args.imgsz)
