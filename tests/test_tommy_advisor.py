@@ -20,7 +20,7 @@ from dataclasses import FrozenInstanceError
 import numpy as np
 import pytest
 
-from assistant.advisors.tommy_advisor import TommyAdvice, UnsupportedVariant, advise
+from assistant.advisors.tommy_advisor import FOUND_WEIGHT, TommyAdvice, UnsupportedVariant, advise
 from assistant.benchmarks import common
 from assistant.benchmarks.tommy import play
 from assistant.advisors.tommy_solver import replay
@@ -42,8 +42,10 @@ def test_every_option_is_legal_and_sorted_best_first():
         state.turn_next()
         advice = advise(state, rng, None, samples=64)
         assert isinstance(advice, TommyAdvice)
-        keys = [(not o.dropped, o.win_prob + 0.05 * o.expected_foundation / 52) for o in advice.options]
+        keys = [(not o.dropped, o.score) for o in advice.options]
         assert keys == sorted(keys, reverse=True)
+        for o in advice.options:
+            assert o.score == pytest.approx(o.win_prob + FOUND_WEIGHT * o.expected_foundation / 52)
         for option in advice.options:
             assert 0.0 <= option.win_ci[0] <= option.win_prob <= option.win_ci[1] <= 1.0
             assert option.move == option.moves[0] and option.move.from_hand
@@ -74,13 +76,21 @@ def test_same_seed_same_advice():
     assert c == d
 
 
-def test_an_empty_pile_is_one_option_and_a_fitting_card_may_go_up_or_be_kept():
+def test_an_empty_pile_is_one_option_and_a_fitting_card_may_go_up_or_be_kept(monkeypatch):
+    import assistant.advisors.tommy_advisor as A
+
     state = _state("As 2s | - | - | -", "9c | Kc | - | -", "3h")
+    # Mid-deal the rollouts cannot tell keeping a fitting card from playing it up (a kept card goes up after the
+    # next placement anyway), so only "play up" is offered: "Er is bijna nooit een reden om een funderingszet
+    # uit te stellen" (002).
+    advice = advise(state, make_rng(3), None, samples=32)
+    assert {o.text for o in advice.options} == {"S>F0"}
+    # With hold-back options on: "An Ace starts a new foundation. Any other card may go on a foundation whose top
+    # card is one lower"; "If it doesn't fit, or you'd rather keep it, put it on any one of the four waste piles."
+    monkeypatch.setattr(A, "HOLD_OPTIONS", True)
     advice = advise(state, make_rng(3), None, samples=32)
     placements = {str(o.move) for o in advice.options}
-    # "An Ace starts a new foundation. Any other card may go on a foundation whose top card is one lower";
-    # "If it doesn't fit, or you'd rather keep it, put it on any one of the four waste piles."
-    assert placements == {"S>F0", "S>W0", "S>W1", "S>W2"}
+    assert placements == {"S>F0", "S>W0", "S>W1", "S>W2"}  # the two empty piles are one option
 
 
 def test_does_not_bury_a_two_under_a_king():

@@ -144,12 +144,14 @@ def _visit(piles, ph, fh, fs, pos, redeals, rem, P, ZP, ZF, table, tval, mask):
 
 
 @njit(cache=True)
-def _gen(d, piles, ph, fh, fs, stock, pos, n, redeals, P, NR, W, mk, ma, mb, order, scratch, sst):
+def _gen(d, piles, ph, fh, fs, stock, pos, n, redeals, P, NR, W, mk, ma, mb, order, scratch, sst, turn_first):
     """The moves at depth d, best first: waste tops up, the turned card up, the turned card to each pile (one
     empty pile for all), redeal; ordered by how far the rollout rule gets after each (ties: that order).
     Returns how many."""
     nm = 0
     for p in range(4):
+        if turn_first and pos < n:
+            break  # the caller wants the next card turned before any play
         if ph[p] > 0:
             f = K.fits(piles[p, ph[p] - 1], fh, fs, P, NR)
             if f >= 0:
@@ -212,7 +214,7 @@ def _gen(d, piles, ph, fh, fs, stock, pos, n, redeals, P, NR, W, mk, ma, mb, ord
 
 @njit(cache=True)
 def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF, table, tval, mask, counters,
-            best_path, node_limit, scratch, sst):
+            best_path, node_limit, scratch, sst, turn_first):
     """Iterative depth-first search (limited to ``rem0`` discrepancies: every move but a node's first costs one).
     Returns 1 (won: best_path[:counters[1]] is the line), 0 (no win within the limit), -1 (node budget out)."""
     D = 320
@@ -246,7 +248,7 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
     dred[0] = redeals0
     rem[0] = rem0
     idx[0] = 0
-    nm[0] = _gen(0, piles, ph, fh, fs, stock, pos0, n0, redeals0, P, NR, W, mk, ma, mb, order, scratch, sst)
+    nm[0] = _gen(0, piles, ph, fh, fs, stock, pos0, n0, redeals0, P, NR, W, mk, ma, mb, order, scratch, sst, turn_first)
     while d >= 0:
         if idx[d] >= nm[d] or (idx[d] > 0 and rem[d] < 1):
             # this node is exhausted: back up and take back the move that led here
@@ -310,17 +312,18 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
         dred[d] = nred
         rem[d] = nrem
         idx[d] = 0
-        nm[d] = _gen(d, piles, ph, fh, fs, stock, npos, nn, nred, P, NR, W, mk, ma, mb, order, scratch, sst)
+        nm[d] = _gen(d, piles, ph, fh, fs, stock, npos, nn, nred, P, NR, W, mk, ma, mb, order, scratch, sst, False)
     return 0
 
 
 @njit(cache=True)
-def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_bits, seed):
+def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_bits, seed, turn_first=False):
     """Search every line with the whole order ``stock[pos:n]`` known.
 
     Returns (status, nodes, moves): status 1 = winnable (moves int16[k, 3] is a winning line: kind, pile,
     foundation), 0 = proven lost, -1 = undecided within node_limit.  ``stock`` needs room for a redeal
-    (length >= n + 52).  Shuffled redeals are not searched (their order is unknown): with them a search
+    (length >= n + 52).  ``turn_first``: no play before the next card is turned (the value of a position at
+    the end of an advisor option, whose plays before that turn are other options).  Shuffled redeals are not searched (their order is unknown): with them a search
     that finds no win answers undecided, never lost.
     """
     np.random.seed(seed)
@@ -352,7 +355,7 @@ def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_b
     while True:
         full = rem >= 300
         res = _search(p2, ph2, fh2, fs2, st2, pos, n, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP, ZF, table,
-                      tval, mask, counters, best_path, node_limit, scratch, sst)
+                      tval, mask, counters, best_path, node_limit, scratch, sst, turn_first)
         if res != 0 or full:
             break
         rem = rem * 2 if rem > 0 else 1
@@ -446,3 +449,28 @@ def replay(
                     state.turn_next()
         state.apply(m)
     return state
+
+
+def finish(state: TommyState, node_limit: int = DEFAULT_NODES) -> tuple[Move, ...]:
+    """With the stock out and the hand empty: the plays that win if any order of them does (the order of plays
+    to the foundations matters when same-rank cards compete), else every play that fits, left to right.
+    With a known redeal order (one-redeal) the line may include ``R`` and the placements after it."""
+    if state.hand or state.needs_card():
+        raise ValueError("finish() is for the end: the stock used up and no card in hand")
+    try:
+        order = [] if not state.stock_cards() else None
+        if order is not None and not (state.redeals_left > 0 and state.rules.shuffle_on_redeal):
+            result = solve(state, order, node_limit)
+            if result.won:
+                return result.moves
+    except UnsupportedVariant:
+        pass
+    trial = state.clone()
+    moves = []
+    while True:
+        up = [m for m in trial.legal_moves() if m.target == "F"]
+        if not up:
+            break
+        trial.apply(up[0])
+        moves.append(up[0])
+    return tuple(moves)

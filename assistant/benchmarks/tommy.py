@@ -47,28 +47,37 @@ def play(task: dict) -> dict:
     moves: list[str] = []
     turned: list[str] = []
     ms: list[float] = []
+    cpu_ms: list[float] = []
     while not state.is_terminal():
         if state.hand:
             t0 = time.perf_counter()
+            c0 = time.process_time()
             advice = advise(state, arng, task["budget_ms"], samples=task["samples"])
             ms.append((time.perf_counter() - t0) * 1000.0)
+            cpu_ms.append((time.process_time() - c0) * 1000.0)
             for m in advice.best.moves:
                 state.apply(m)
                 moves.append(str(m))
         elif state.needs_card():
             turned.append(str(state.turn_next()))
         else:
-            # stock out, hand empty: play up what fits (left to right), then redeal if the rules allow
-            legal = state.legal_moves()
-            up = [m for m in legal if m.target == "F"]
-            if up:
-                move = up[0]
-            elif REDEAL in legal:
-                move = REDEAL
-            else:
-                break
-            state.apply(move)
-            moves.append(str(move))
+            # stock out, hand empty: the plays that win if any order does (solver), else all that fit; then a
+            # redeal if the rules allow one
+            from assistant.advisors.tommy_solver import finish
+
+            plays = finish(state, 50_000)
+            for move in plays:
+                if move.from_hand:
+                    while state.needs_card():
+                        turned.append(str(state.turn_next()))
+                state.apply(move)
+                moves.append(str(move))
+            if not plays:
+                if REDEAL in state.legal_moves():
+                    state.apply(REDEAL)
+                    moves.append("R")
+                else:
+                    break
     record = {
         "deck": [str(c) for c in deck],
         "moves": moves,
@@ -76,6 +85,7 @@ def play(task: dict) -> dict:
         "foundation_cards": state.foundation_cards(),
         "variant": rules.name,
         "decision_ms": ms,
+        "decision_cpu_ms": cpu_ms,
     }
     if "R" in moves:
         record["turned"] = turned  # after a redeal the cards come in a new order
@@ -127,10 +137,20 @@ def run(args) -> int:
     t0 = time.perf_counter()
     records = common.run_games(play, tasks, jobs=args.jobs, label=f"Sir Tommy {rules.name}")
     wall = time.perf_counter() - t0
-    common.write_log(args.log, records)
+    common.write_log(args.log, [{k: v for k, v in r.items() if k != "decision_cpu_ms"} for r in records])
     summary = summarize(records, args, rules.name, wall)
     common.print_summary(summary, args.json, f"Sir Tommy advisor ({rules.name})")
     return 0
+
+
+def _cpu_times(records: list[dict]) -> dict:
+    """Per-decision CPU time of this process (the wall time above includes waiting for a shared CPU)."""
+    import numpy as np
+
+    ms = np.concatenate([np.asarray(r.get("decision_cpu_ms", []), np.float64) for r in records] or [np.zeros(0)])
+    if ms.size == 0:
+        return {}
+    return {"median_cpu_ms": float(np.median(ms)), "p95_cpu_ms": float(np.percentile(ms, 95))}
 
 
 def summarize(records: list[dict], args, variant: str, wall_s: float) -> dict:
@@ -147,6 +167,7 @@ def summarize(records: list[dict], args, variant: str, wall_s: float) -> dict:
         "foundation_cards_mean": fmean,
         "foundation_cards_ci95": [flo, fhi],
         **common.decision_times(records),
+        **_cpu_times(records),
         "budget_ms": args.budget_ms,
         "samples_cap": args.samples,
         "seed": None if args.deals_file else args.seed,
