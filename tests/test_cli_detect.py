@@ -86,9 +86,11 @@ def test_a_missing_model_is_one_line_naming_the_file(scene_dir, tmp_path):
     assert "Traceback" not in out.stderr
 
 
-def test_no_images_given():
+def test_no_images_given_and_bad_options():
     out = run([])
     assert out.returncode == 2 and "give one or more images" in out.stderr
+    out = run(["x.jpg", "--min-confidence", "7"])
+    assert out.returncode == 2 and "--min-confidence 7.0: give a number from 0 to 1" in out.stderr
 
 
 def test_bench_prints_median_and_p95(scene_dir):

@@ -108,6 +108,10 @@ def load_detector(args):
 
 
 def run(args) -> int:
+    if not 0.0 <= args.min_confidence <= 1.0:
+        raise UserError(f"--min-confidence {args.min_confidence}: give a number from 0 to 1, e.g. 0.3")
+    if args.frames < 1 or args.limit < 0:
+        raise UserError("--frames must be at least 1 and --limit at least 0")
     if args.bench:
         return run_bench(args)
     if args.eval:
