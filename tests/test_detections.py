@@ -135,6 +135,12 @@ def test_letterbox_round_trip(image_hw, input_hw):
         assert (out[:, 0] == 114).all()
 
 
+def test_letterbox_enlarges_small_images_at_most_max_scale():
+    out, lb = letterbox(np.zeros((40, 30, 3), np.uint8), (416, 416), max_scale=4.0)
+    assert out.shape == (416, 416, 3) and lb.scale == 4.0
+    assert lb.to_image(lb.to_input(np.array([[0, 0, 30, 40]], np.float32))).tolist() == [[0, 0, 30, 40]]
+
+
 def test_letterbox_maps_a_drawn_square_to_its_box():
     img = np.zeros((300, 900, 3), np.uint8)
     img[100:200, 450:500] = 255

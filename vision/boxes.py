@@ -102,16 +102,16 @@ class Letterbox:
 
 
 def letterbox(image: np.ndarray, input_hw: tuple[int, int], color: int = 114,
-              scale_up: bool = True) -> tuple[np.ndarray, Letterbox]:
+              max_scale: float | None = None) -> tuple[np.ndarray, Letterbox]:
     """Resize ``image`` (H, W, C) keeping its aspect to fit ``input_hw`` and pad the rest with ``color``, centred.
 
-    Small images are enlarged unless ``scale_up`` is False (a 200 px crop of one card fills the input).
+    Small images are enlarged (a 200 px crop of one card fills the input), at most ``max_scale`` times.
     """
     ih, iw = image.shape[:2]
     th, tw = input_hw
     scale = min(th / ih, tw / iw)
-    if not scale_up:
-        scale = min(scale, 1.0)
+    if max_scale is not None:
+        scale = min(scale, max_scale)
     nw, nh = max(1, round(iw * scale)), max(1, round(ih * scale))
     if (nw, nh) != (iw, ih):
         interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR

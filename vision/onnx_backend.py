@@ -84,7 +84,8 @@ class OnnxYolo:
     """An ultralytics YOLO detector in ONNX. ``detect(image_bgr) -> Detections`` in image pixels (NMS done)."""
 
     def __init__(self, path: str | Path, classes: list[str] | None = None,
-                 conf_threshold: float = 0.25, iou_threshold: float = 0.5, max_det: int = 300):
+                 conf_threshold: float = 0.25, iou_threshold: float = 0.5, max_det: int = 300,
+                 max_upscale: float = 4.0):
         self.path = Path(path)
         self.session = make_session(self.path)
         self.meta = session_metadata(self.session)
@@ -100,9 +101,10 @@ class OnnxYolo:
         self.conf_threshold = conf_threshold
         self.iou_threshold = iou_threshold
         self.max_det = max_det
+        self.max_upscale = max_upscale  # a tiny crop is enlarged at most this much (indices stay card-sized)
 
     def preprocess(self, image_bgr: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        img, lb = letterbox(image_bgr, self.input_hw)
+        img, lb = letterbox(image_bgr, self.input_hw, max_scale=self.max_upscale)
         x = np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32)
         x *= 1.0 / 255.0
         return x, lb
