@@ -110,6 +110,22 @@ DECKS_EXCLUDED: dict[str, str] = {
 HELD_OUT: tuple[str, ...] = ("kde-penguins", "gnome-plastic", "gnome-tigullio", "kde-tigullio-international")
 
 
+# Index boxes measured by hand where the automatic one is wrong: the Nicu Buculei family prints a big suit under a
+# big rank reaching 42 % down the card (the automatic search region stops short and keeps the rank only); the
+# ancient-egyptians suit also reaches below the region. (x0, y0, x1, y1) as fractions of the card.
+_NICU = (0.035, 0.05, 0.24, 0.42)
+INDEX_BOX_OVERRIDES: dict[str, tuple[float, float, float, float]] = {
+    "kde-nicu-ornamental": _NICU,
+    "kde-nicu-white": _NICU,
+    "gnome-ornamental": _NICU,
+    "clipart-bordered": _NICU,
+    "clipart-simple": _NICU,
+    "clipart-white": _NICU,
+    "clipart-ornamental": _NICU,
+    "kde-ancient-egyptians": (0.03, 0.025, 0.21, 0.37),
+}
+
+
 def card_id(source: DeckSource, card: Card) -> str:
     """The SVG element id (or file name) of ``card`` in ``source``."""
     r, s = int(card.rank), card.suit.letter
@@ -294,7 +310,7 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
             log(f"{src.name}: rasterising failed ({exc.stderr.decode(errors='replace')[:100]}), left out")
             continue
         faces = {p.stem: load_face(p) for p in sorted(out_dir.glob("*.png"))}
-        box = deck_index_box(faces)
+        box = INDEX_BOX_OVERRIDES.get(src.name) or deck_index_box(faces)
         if box is None:
             log(f"{src.name}: no corner index found, left out")
             continue

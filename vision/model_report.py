@@ -198,8 +198,11 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
     }
 
 
-def report(imgsz: int = 416, out: Path = MODELS / "metrics.json") -> Path:
+def report(imgsz: int = 416, out: Path = MODELS / "metrics.json", data_seconds: float | None = None,
+           readme: Path = MODELS / "README.md") -> Path:
     res = {}
+    if data_seconds is not None:
+        res["data_wall_s"] = round(data_seconds)
     if (RUNS / "detector").exists():
         res["detector_val_heldout"] = detector_val(imgsz)
     if (MODELS / "classifier.onnx").exists():
@@ -210,5 +213,58 @@ def report(imgsz: int = 416, out: Path = MODELS / "metrics.json") -> Path:
         f = RUNS / name / "wall_time.json"
         if f.exists():
             res[f"{name}_training_wall_s"] = round(json.loads(f.read_text())["seconds"])
+    csv = RUNS / "detector" / "results.csv"
+    if csv.exists():
+        res["detector_epochs"] = max(0, len(csv.read_text().strip().splitlines()) - 1)
+    hist = RUNS / "classifier" / "history.json"
+    if hist.exists():
+        res["classifier_epochs"] = len(json.loads(hist.read_text()))
     out.write_text(json.dumps(res, indent=1) + "\n")
+    if readme.exists():
+        fill_readme(res, readme)
     return out
+
+
+START, END = "<!-- metrics:start -->", "<!-- metrics:end -->"
+
+
+def fill_readme(res: dict, readme: Path) -> None:
+    """Replace the text between the metrics markers of the model card with a table of ``res``."""
+    rows = ["| figure | value |", "|---|---|"]
+
+    def add(k, v):
+        rows.append(f"| {k} | {v} |")
+
+    d = res.get("detector_val_heldout", {})
+    for cls in ("index", "card"):
+        if cls in d:
+            c = d[cls]
+            add(f"detector `{cls}` P / R / mAP50 / mAP50-95 (held-out designs, {d.get('imgsz')} px)",
+                f"{c['precision']:.3f} / {c['recall']:.3f} / {c['mAP50']:.3f} / {c['mAP50-95']:.3f}")
+    c = res.get("classifier_val_heldout")
+    if c:
+        add(f"classifier top-1 on {c['crops']} held-out-design crops", f"{c['top1']:.4f}")
+        add("classifier rank / suit accuracy", f"{c['rank_accuracy']:.4f} / {c['suit_accuracy']:.4f}")
+        add("classifier ms per crop (onnxruntime, 1 thread, batches of 256)", c["ms_per_crop_batched"])
+    e = res.get("end_to_end_val_heldout")
+    if e:
+        add(f"end to end: labelled indices >= 8 px found (IoU 0.5, conf {e['conf']})", f"{e['found_iou50']:.4f} of {e['indices_8px_or_more']}")
+        add("end to end: named right (of all / of found)", f"{e['named_right_of_all']:.4f} / {e['named_right_of_found']:.4f}")
+        add("end to end: boxes overlapping no label, per picture", e["unmatched_boxes_per_scene"])
+        add("detector ms per picture (ONNX, 1 thread)", e["detector_ms_per_picture_onnx_1thread"])
+    for k in ("data_wall_s", "detector_training_wall_s", "detector_epochs", "classifier_training_wall_s", "classifier_epochs"):
+        if k in res:
+            add(k, res[k])
+    if c:
+        rows.append("")
+        rows.append("Most frequent classifier confusions (true->predicted: count): " + ", ".join(c["top_confusions"][:12]))
+        rows.append("")
+        rows.append("Rank confusions: " + ", ".join(c["rank_confusions"][:10]) + ". Suit confusions: " + ", ".join(c["suit_confusions"][:6]) + ".")
+    text = readme.read_text()
+    block = START + "\n" + "\n".join(rows) + "\n" + END
+    if START in text and END in text:
+        a, b = text.index(START), text.index(END) + len(END)
+        text = text[:a] + block + text[b:]
+    else:
+        text = text.rstrip() + "\n\n## Measured\n\n" + block + "\n"
+    readme.write_text(text)

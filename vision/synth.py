@@ -149,3 +149,76 @@ def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, 
             pool.join()
         made[split] = k
     return made
+
+
+def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print) -> dict:
+    """Move already rendered index labels to corrected deck index boxes without rendering again.
+
+    For each labelled index of a deck whose box changed, the face->picture homography is recovered exactly from the
+    four corners of the old box and the stored quad, and the new box is mapped through it. The deck of each card
+    is recomputed by replaying ``pick_faces`` on the scene's seeded generator (it is the generator's first use).
+    Visibility decisions are kept. Crops of moved indices are cut again from the saved picture. Labels, meta and
+    crops are rewritten in place.
+    """
+    import cv2
+
+    from assistant.cards import full_deck
+    from vision.artwork import load_face
+
+    changed = {d for d in new_info if d in old_info and old_info[d]["index_box"] != new_info[d]["index_box"]}
+    sizes = {}
+    for d in changed:
+        f = load_face(CACHE / "cards" / d / "As.png")
+        sizes[d] = f.shape[:2]
+    names = [str(c) for c in full_deck()]
+    stats = {"images": 0, "moved": 0}
+    for split in SPLITS:
+        held = split == "val"
+        decks = {d: [(d, n) for n in names] for d, m in new_info.items() if bool(m["held_out"]) == held}
+        if not changed & set(decks):
+            continue
+        for mf in sorted((out / "detect" / "meta" / split).glob("*.json")):
+            i = int(mf.stem)
+            rng = np.random.default_rng([seed, SPLITS[split], i])
+            faces = pick_faces(decks, rng)
+            deck_of = {n: d for d, n in faces}
+            meta = json.loads(mf.read_text())
+            moved = False
+            img = None
+            crng = np.random.default_rng([seed, SPLITS[split], i, 99])
+            for k, ix in enumerate(meta["indices"]):
+                d = deck_of[ix["card"]]
+                if d not in changed:
+                    continue
+                h, w = sizes[d]
+                old = scenes.Face(ix["card"], np.zeros((h, w, 4), np.uint8), tuple(old_info[d]["index_box"]))
+                new = scenes.Face(ix["card"], np.zeros((h, w, 4), np.uint8), tuple(new_info[d]["index_box"]))
+                src = old.index_quads()[ix["corner"]]
+                dst = new.index_quads()[ix["corner"]]
+                hm = cv2.getPerspectiveTransform(src.astype(np.float32), np.array(ix["quad"], np.float32))
+                q = cv2.perspectiveTransform(dst.reshape(1, 4, 2).astype(np.float32), hm)[0]
+                ix["quad"] = np.round(q, 2).tolist()
+                moved = True
+                stats["moved"] += 1
+                x0, y0 = q.min(0)
+                x1, y1 = q.max(0)
+                crop_file = out / "crops" / split / ix["card"] / f"{mf.stem}_{k}.png"
+                if max(x1 - x0, y1 - y0) >= MIN_CROP_PX:
+                    if img is None:
+                        img = cv2.imread(str(out / "detect" / "images" / split / f"{mf.stem}.jpg"))
+                    crop = scenes.crop_index(img, (x0, y0, x1, y1), jitter=(crng, 0.08, 1.1, 1.6))
+                    cv2.imwrite(str(crop_file), crop)
+                elif crop_file.exists():
+                    crop_file.unlink()
+            if not moved:
+                continue
+            stats["images"] += 1
+            mf.write_text(json.dumps(meta))
+            scene = scenes.Scene(image=np.zeros((meta["size"][1], meta["size"][0], 3), np.uint8), layout=meta["layout"])
+            scene.indices = [scenes.IndexLabel(ix["card"], ix["corner"], np.array(ix["quad"], np.float32), ix["visible"])
+                             for ix in meta["indices"]]
+            scene.cards = [(c["card"], tuple(c["box"])) for c in meta["cards"]]
+            lab = out / "detect" / "labels" / split / f"{mf.stem}.txt"
+            lab.write_text("\n".join(scene.yolo_lines()) + "\n")
+    log(f"relabelled {stats['moved']} indices in {stats['images']} pictures")
+    return stats

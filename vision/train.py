@@ -258,7 +258,7 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(idx)
+            tot += float(loss.detach()) * len(idx)
         acc, _ = evaluate_classifier(model, xva, yva, torch)
         history.append({"epoch": epoch, "loss": tot / len(perm), "val_top1": acc, "seconds": time.time() - te})
         log(f"epoch {epoch + 1}/{epochs} loss {tot / len(perm):.3f} held-out top-1 {acc:.4f} ({time.time() - te:.0f} s)")
@@ -334,8 +334,9 @@ def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17
     f = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=opset, dynamic=False, half=False))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(f, out / "detector.onnx")
-    # a .pt without optimizer state (ultralytics' best.pt already strips it)
-    shutil.copy(weights, out / "detector.pt")
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    strip_optimizer(str(weights), str(out / "detector.pt"))  # weights only (EMA, half precision): a few MB
     return out / "detector.onnx"
 
 

@@ -4,6 +4,7 @@
     patience train classifier --epochs 8              # crop classifier, 52 cards (resumes runs/classifier)
     patience train export                             # models/detector.onnx|.pt, classifier.onnx|.pt, vision.json
     patience train report                             # measure both on the held-out designs -> models/metrics.json
+    patience train all                                # the committed recipe, start to end (each step resumes)
 
 Needs the training extras (torch, ultralytics, onnx: ``pip install -e .[train]``) and a dataset from
 ``patience dataset build``. Runs offline on one thread; each step resumes where it stopped.
@@ -35,6 +36,9 @@ def add_parser(subparsers) -> None:
     e.add_argument("--imgsz", type=int, default=416)
     r = sub.add_parser("report", help="measure the exported models on the held-out designs (models/metrics.json)")
     r.add_argument("--imgsz", type=int, default=416)
+    a = sub.add_parser("all", help="the committed recipe: dataset fetch/build, detector, classifier, export, report")
+    a.add_argument("--detector-hours", type=float, default=1.25)
+    a.add_argument("--classifier-epochs", type=int, default=30)
     p.set_defaults(func=run, step=None)
 
 
@@ -49,7 +53,23 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("training needs torch and ultralytics: pip install -e .[train]") from exc
     from vision import train
 
-    if args.step == "detector":
+    if args.step == "all":
+        import time
+
+        from vision import artwork, model_report, synth
+
+        t0 = time.time()
+        artwork.prepare_all()
+        synth.build(train.BUILD, 3000, 300, seed=0, workers=1)
+        t1 = time.time()
+        train.train_detector(epochs=30, imgsz=416, batch=16, hours=args.detector_hours)
+        train.train_classifier(epochs=args.classifier_epochs, samples_per_epoch=48000)
+        train.export_detector(imgsz=416)
+        train.export_classifier()
+        train.write_manifest(imgsz=416)
+        out = model_report.report(imgsz=416, data_seconds=t1 - t0)
+        print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
+    elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
         if not Path(data).exists():
             raise UserError(f"{data} not found: run `patience dataset build` first")
