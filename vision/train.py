@@ -128,30 +128,57 @@ def _note_time(run_dir: Path, seconds: float) -> None:
 CLASSIFIER_INPUT = 32  # px: the 64 px training crops are shrunk (INTER_AREA) to this; the CPU budget is small
 
 
-def make_cropnet(n_classes: int = 52):
-    """A small CNN for 32x32 RGB index crops (~0.2 M parameters, ~5 M multiply-adds per crop)."""
+CROPNET_WIDTH = 2  # the committed classifier; width 1 (16-32-64-64, ~0.2 M parameters) underfitted
+
+
+def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH):
+    """A small CNN for 32x32 RGB index crops. Width 2: conv 32-64-128-128 + FC 256, ~0.8 M parameters,
+    ~20 M multiply-adds per crop."""
     from torch import nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+    c1, c2, c3 = 16 * width, 32 * width, 64 * width
     return nn.Sequential(
-        *block(3, 16), nn.MaxPool2d(2),  # 16x16
-        *block(16, 32), nn.MaxPool2d(2),  # 8x8
-        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 4x4: where things are still matters (6 vs 9)
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * 16, 128), nn.ReLU(inplace=True), nn.Dropout(0.2),
-        nn.Linear(128, n_classes),
+        *block(3, c1), nn.MaxPool2d(2),  # 16x16
+        *block(c1, c2), nn.MaxPool2d(2),  # 8x8
+        *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),  # 4x4: where things are still matters (6 vs 9)
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, 128 * width), nn.ReLU(inplace=True), nn.Dropout(0.2),
+        nn.Linear(128 * width, n_classes),
     )
 
 
-def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT):
-    """All crops under ``folder/<card>/*.png`` as uint8 (n, size, size, 3) BGR and labels (CARD_NAMES index)."""
+def _readable(folder: Path, min_px: float, min_visible: float) -> set[str] | None:
+    """Crop file stems (``NNNNNN_K``) whose index is at least ``min_px`` long and ``min_visible`` uncovered, from the
+    scenes' meta files (``detect/meta/<split>``); None when there is no meta (then every crop is used)."""
+    meta_dir = folder.parent.parent / "detect" / "meta" / folder.name
+    if not meta_dir.is_dir():
+        return None
+    import numpy as np
+
+    keep = set()
+    for mf in meta_dir.glob("*.json"):
+        for k, ix in enumerate(json.loads(mf.read_text())["indices"]):
+            q = np.array(ix["quad"])
+            if max(np.ptp(q[:, 0]), np.ptp(q[:, 1])) >= min_px and ix["visible"] >= min_visible:
+                keep.add(f"{mf.stem}_{k}")
+    return keep
+
+
+def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT, min_px: float = 0.0, min_visible: float = 0.0):
+    """Crops under ``folder/<card>/*.png`` as uint8 (n, size, size, 3) BGR and labels (CARD_NAMES index); with
+    ``min_px``/``min_visible`` only crops of indices at least that long / that uncovered (training: unreadable
+    crops only teach noise)."""
     import cv2
     import numpy as np
 
+    keep = _readable(folder, min_px, min_visible) if (min_px or min_visible) else None
     xs, ys = [], []
     for i, name in enumerate(CARD_NAMES):
         for p in sorted((folder / name).glob("*.png")):
+            if keep is not None and p.stem not in keep:
+                continue
             im = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if im is None:
                 continue
@@ -213,7 +240,7 @@ def evaluate_classifier(model, x, y, torch, batch: int = 512):
 
 def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
-                     val_limit: int = 3000) -> Path:
+                     val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7) -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
     budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops."""
     import numpy as np
@@ -223,12 +250,14 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     crops = Path(crops or BUILD / "crops")
     run = RUNS / name
     run.mkdir(parents=True, exist_ok=True)
-    xtr, ytr = _load_crops(crops / "train")
+    xtr, ytr = _load_crops(crops / "train", min_px=min_px, min_visible=min_visible)
     xva, yva = _load_crops(crops / "val")
     sel = np.random.default_rng(seed).permutation(len(xva))[:val_limit]
     xva, yva = xva[sel], yva[sel]
     log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check")
     model = make_cropnet(len(CARD_NAMES))
+    log(f"cropnet width {CROPNET_WIDTH}: {sum(p.numel() for p in model.parameters())} parameters; training crops: "
+        f"indices >= {min_px} px, >= {min_visible:.0%} visible")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     per_epoch = min(samples_per_epoch, len(xtr))
     steps_per_epoch = (per_epoch + batch - 1) // batch
@@ -291,7 +320,7 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     model.eval()
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES), "arch": "vision.train.make_cropnet",
+    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES), "arch": f"vision.train.make_cropnet(52, width={CROPNET_WIDTH})",
                 "input": f"nx3x{CLASSIFIER_INPUT}x{CLASSIFIER_INPUT} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
     n = CLASSIFIER_INPUT
     dummy = torch.zeros(1, 3, n, n)
