@@ -143,3 +143,23 @@ def test_deck_ids_follow_each_source_naming():
     assert card_id(by_name["gnome-anglo"], Card.parse("Kd")) == "diamond_king"
     assert card_id(by_name["clipart-white"], Card.parse("Jh")) == "white_h_j.svg"
     assert set(HELD_OUT) <= set(by_name) and not set(HELD_OUT) & set(DECKS_EXCLUDED)
+
+
+def test_moving_labels_to_a_corrected_index_box_matches_rendering_with_it(faces):
+    """vision.synth.relabel's geometry: the same scene rendered with another index box puts the labels exactly where
+    move_quad says (the box changes only the labels, never the picture)."""
+    from vision.synth import move_quad
+
+    new_box = (0.03, 0.05, 0.25, 0.42)
+    other = [scenes.Face(f.name, f.image, new_box, f.deck) for f in faces]
+    a = scenes.render_scene(faces[:3], np.random.default_rng(4), out_size=(320, 320), layout="closeup", min_visible=0.0)
+    b = scenes.render_scene(other[:3], np.random.default_rng(4), out_size=(320, 320), layout="closeup", min_visible=0.0)
+    assert np.array_equal(a.image, b.image)
+    quads_b = {(ix.card, ix.corner): ix.quad for ix in b.indices}
+    moved = 0
+    for ix in a.indices:
+        if (ix.card, ix.corner) in quads_b:
+            q = move_quad(ix.quad, ix.corner, (H, W), INDEX_BOX, new_box)
+            assert np.allclose(q, quads_b[(ix.card, ix.corner)], atol=0.05)
+            moved += 1
+    assert moved >= 2

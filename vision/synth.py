@@ -151,6 +151,19 @@ def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, 
     return made
 
 
+def move_quad(quad, corner: int, face_hw: tuple[int, int], old_box, new_box) -> np.ndarray:
+    """Where index ``corner`` of a face (h, w) lands in the picture with ``new_box``, given where it landed with
+    ``old_box`` (``quad``, 4x2): the face->picture homography is fixed by the four old corners, exactly."""
+    import cv2
+
+    h, w = face_hw
+    blank = np.zeros((h, w, 4), np.uint8)
+    src = scenes.Face("", blank, tuple(old_box)).index_quads()[corner]
+    dst = scenes.Face("", blank, tuple(new_box)).index_quads()[corner]
+    hm = cv2.getPerspectiveTransform(src.astype(np.float32), np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform(dst.reshape(1, 4, 2).astype(np.float32), hm)[0]
+
+
 def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print) -> dict:
     """Move already rendered index labels to corrected deck index boxes without rendering again.
 
@@ -190,13 +203,7 @@ def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print)
                 d = deck_of[ix["card"]]
                 if d not in changed:
                     continue
-                h, w = sizes[d]
-                old = scenes.Face(ix["card"], np.zeros((h, w, 4), np.uint8), tuple(old_info[d]["index_box"]))
-                new = scenes.Face(ix["card"], np.zeros((h, w, 4), np.uint8), tuple(new_info[d]["index_box"]))
-                src = old.index_quads()[ix["corner"]]
-                dst = new.index_quads()[ix["corner"]]
-                hm = cv2.getPerspectiveTransform(src.astype(np.float32), np.array(ix["quad"], np.float32))
-                q = cv2.perspectiveTransform(dst.reshape(1, 4, 2).astype(np.float32), hm)[0]
+                q = move_quad(ix["quad"], ix["corner"], sizes[d], old_info[d]["index_box"], new_info[d]["index_box"])
                 ix["quad"] = np.round(q, 2).tolist()
                 moved = True
                 stats["moved"] += 1
