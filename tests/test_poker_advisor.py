@@ -202,3 +202,50 @@ def test_logged_games_replay_legally_to_the_logged_score(tmp_path, scoring, adja
         assert state.is_terminal()
         assert state.score().total == game["score"]
         assert score_grid(state.cells, scoring).total == game["score"]
+
+
+# ------------------------------------------------------------------------------------------------ line abstraction
+
+
+def _key_from_scratch(grid, li, deck_aware):
+    """The documented abstraction, computed directly: rank-multiplicity pattern, flush still possible, open
+    straight windows; deck-aware: live cards of the line's ranks (cap 7) and spare cards of its suit (0..3)."""
+    cells = [li * 5 + c for c in range(5)] if li < 5 else [r * 5 + li - 5 for r in range(5)]
+    cards = [int(grid[c]) for c in cells if grid[c] >= 0]
+    k = len(cards)
+    ranks = [c % 13 for c in cards]
+    mult = tuple(sorted((ranks.count(r) for r in set(ranks)), reverse=True))
+    pattern = K._PATTERNS.index(mult)
+    flush = 1 if len({c // 13 for c in cards}) <= 1 else 0
+    windows = 0
+    if len(set(ranks)) == k and k > 0:
+        m = sum(1 << r for r in ranks)
+        windows = min(5, sum(1 for w in K._STRAIGHT_MASKS if (m & int(w)) == m))
+    key = (pattern * 2 + flush) * 6 + windows
+    if not deck_aware:
+        return key
+    on_grid = [int(c) for c in grid if c >= 0]
+    outs = min(7, sum(4 - sum(1 for c in on_grid if c % 13 == r) for r in set(ranks)))
+    fo = 0
+    if flush and k > 0:
+        live = 13 - sum(1 for c in on_grid if c // 13 == cards[0] // 13)
+        need = 5 - k
+        fo = min(3, live - need + 1) if live >= need else 0
+    return (key * 8 + outs) * 4 + fo
+
+
+def test_incremental_line_keys_match_the_definition():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        deck = rng.permutation(52)
+        grid = np.full(25, -1, dtype=np.int64)
+        n = int(rng.integers(1, 25))
+        grid[rng.permutation(25)[:n]] = deck[:n]
+        for deck_aware in (False, True):
+            got = K.state_keys(grid, deck_aware)
+            for li in range(10):
+                cells = [li * 5 + c for c in range(5)] if li < 5 else [r * 5 + li - 5 for r in range(5)]
+                if all(grid[c] >= 0 for c in cells):
+                    assert got[li] == -1
+                else:
+                    assert got[li] == _key_from_scratch(grid, li, deck_aware), (grid, li, deck_aware)

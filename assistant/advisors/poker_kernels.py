@@ -17,7 +17,9 @@ Two line-value functions drive the playing policy (a line = a row or a column):
   (about a second).
 * ``V``: learned values of abstract partial lines (rank-multiplicity pattern, flush alive, number of
   straight windows still open, row or column, cards on the grid), the average final line score seen in
-  self-play of the policy itself (``train_values``). The tables ship in ``poker_values.json``.
+  self-play of the policy itself (``train_values``). The tables ship in ``poker_values.json``. Mode 1 uses these
+  plain keys (``N_KEYS``); mode 2 adds deck awareness (``N_KEYS2``): the live cards of the line's ranks (not on
+  the grid, capped at 7) and the spare cards of its suit for a flush (0..3), kept incrementally in the state.
 
 The policy puts the card where ``gain(row) + gain(column)`` is largest, the gain of a line being its value
 with the card minus its value without it. Monte Carlo rollouts of that policy rank the candidate cells.
@@ -330,7 +332,8 @@ def _line_value(cards, k, extra, t, ltype, mode, T, V, pts, tmp):
 class _State:
     """Documentation only: the rollout state is a set of arrays (numba has no cheap classes).
 
-    grid int64[25]; lines int64[10, 5] sorted cards; counts int64[10]; rcnt int64[10, 13] rank counts;
+    grid int64[25]; lines int64[10, 5] sorted cards; counts int64[10]; rcnt int64[13, 13]: rows 0-9 rank counts of each line, row 10 rank counts of the grid, row 11 (0-3) suit
+    counts of the grid, row 12 (0-9) live cards of each line's ranks (not on the grid);
     mask int64[10] rank bits; lsuit int64[10] (-1 no card, -2 mixed, else the suit); pat int64[10] pattern;
     key int64[10] abstract key; occ: occupied-cell bits (returned by the functions that change it).
     """
@@ -341,7 +344,7 @@ def _new_state():
     grid = np.full(25, -1, dtype=np.int64)
     lines = np.zeros((10, 5), dtype=np.int64)
     counts = np.zeros(10, dtype=np.int64)
-    rcnt = np.zeros((10, 13), dtype=np.int64)
+    rcnt = np.zeros((13, 13), dtype=np.int64)
     mask = np.zeros(10, dtype=np.int64)
     lsuit = np.full(10, -1, dtype=np.int64)
     pat = np.zeros(10, dtype=np.int64)
@@ -375,6 +378,8 @@ def _add_to_line(li, card, lines, counts, rcnt, mask, lsuit, pat, key):
     s = card // 13
     if k + 1 < 5:
         pat[li] = NEXT_PATTERN[pat[li], rcnt[li, r]]
+    if rcnt[li, r] == 0:
+        rcnt[12, li] += 4 - rcnt[10, r]
     rcnt[li, r] += 1
     mask[li] |= 1 << r
     if lsuit[li] == -1:
@@ -390,8 +395,57 @@ def _add_to_line(li, card, lines, counts, rcnt, mask, lsuit, pat, key):
 @njit(cache=True, inline="always")
 def _place_state(cell, card, grid, lines, counts, rcnt, mask, lsuit, pat, key):
     grid[cell] = card
+    r = card % 13
+    rcnt[10, r] += 1
+    rcnt[11, card // 13] += 1
+    for li in range(10):
+        if rcnt[li, r] > 0:
+            rcnt[12, li] -= 1
     _add_to_line(cell // 5, card, lines, counts, rcnt, mask, lsuit, pat, key)
     _add_to_line(5 + cell % 5, card, lines, counts, rcnt, mask, lsuit, pat, key)
+
+
+N_KEYS2 = N_KEYS * 8 * 4
+
+
+@njit(cache=True, inline="always")
+def _key2(li, extra, placed, lines, counts, rcnt, mask, lsuit, pat, key):
+    """Abstract key with deck awareness: base key, live cards of the line's ranks (0..7), flush outs (0..3).
+    ``extra``: a card added to the line (or -1); ``placed``: a card counted as on the grid (or -1)."""
+    k = counts[li]
+    if extra >= 0:
+        r = extra % 13
+        s = extra // 13
+        np_ = NEXT_PATTERN[pat[li], rcnt[li, r]]
+        fl = 1 if (lsuit[li] == -1 or lsuit[li] == s) else 0
+        m = mask[li] | (1 << r)
+        w = WINDOWS[m] if ALL_DISTINCT[np_] == 1 else 0
+        base = (np_ * 2 + fl) * 6 + w
+        k += 1
+        suit = s if fl == 1 else -2
+    else:
+        base = key[li]
+        m = mask[li]
+        suit = lsuit[li]
+    ps = placed // 13 if placed >= 0 else -1
+    outs = rcnt[12, li]
+    if placed >= 0:
+        pr = placed % 13
+        if rcnt[li, pr] > 0:
+            outs -= 1
+        elif extra >= 0:
+            outs += 3 - rcnt[10, pr]
+    if outs > 7:
+        outs = 7
+    fo = 0
+    if suit >= 0 and k > 0:
+        live = 13 - rcnt[11, suit] - (1 if suit == ps else 0)
+        need = 5 - k
+        if live >= need:
+            fo = live - need + 1
+            if fo > 3:
+                fo = 3
+    return (base * 8 + outs) * 4 + fo
 
 
 @njit(cache=True, inline="always")
@@ -400,6 +454,8 @@ def _gain(li, card, t1, mode, T, V, pts, lines, counts, rcnt, mask, lsuit, pat, 
     k = counts[li]
     if k == 4:
         new_v = pts[hand_category(lines[li, 0], lines[li, 1], lines[li, 2], lines[li, 3], card)]
+    elif mode == 2:
+        new_v = V[0 if li < 5 else 1, t1, _key2(li, card, card, lines, counts, rcnt, mask, lsuit, pat, key)]
     elif mode == 1:
         r = card % 13
         s = card // 13
@@ -420,7 +476,9 @@ def _gain(li, card, t1, mode, T, V, pts, lines, counts, rcnt, mask, lsuit, pat, 
                 rk += BINOM[c, i + 2]
         rk += BINOM[card, pos + 1]
         new_v = T[T_OFFSETS[k + 1] + rk]
-    if mode == 1:
+    if mode == 2:
+        old_v = V[0 if li < 5 else 1, t1, _key2(li, -1, card, lines, counts, rcnt, mask, lsuit, pat, key)]
+    elif mode == 1:
         old_v = V[0 if li < 5 else 1, t1, key[li]]
     else:
         rk = 0
@@ -463,6 +521,20 @@ def policy_cell(grid0, card, adjacent, mode, T, V, pts):
             t += 1
     gains = np.zeros(10, dtype=np.float64)
     return _policy(card, t, occ, adjacent, mode, T, V, pts, gains, grid, lines, counts, rcnt, mask, lsuit, pat, key)
+
+
+@njit(cache=True)
+def state_keys(grid0, deck_aware):
+    """The abstract key of each line of ``grid0`` as the policy sees it (-1 for a full line)."""
+    grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
+    for cell in range(25):
+        if grid0[cell] >= 0:
+            _place_state(cell, grid0[cell], grid, lines, counts, rcnt, mask, lsuit, pat, key)
+    out = np.full(10, -1, dtype=np.int64)
+    for li in range(10):
+        if counts[li] < 5:
+            out[li] = _key2(li, -1, -1, lines, counts, rcnt, mask, lsuit, pat, key) if deck_aware else key[li]
+    return out
 
 
 @njit(cache=True)
@@ -526,12 +598,13 @@ def play_games(decks, adjacent, mode, T, V, pts):
 
 
 @njit(cache=True)
-def selfplay_stats(n_games, seed, adjacent, mode, T, V, pts, epsilon):
+def selfplay_stats(n_games, seed, adjacent, mode, T, V, pts, epsilon, record2=False):
     """Play ``n_games`` random deals with the policy (a random legal cell with probability ``epsilon``) and
     return (sum, count) of final line scores by [line type, cards on grid, abstract key], and the mean score."""
     np.random.seed(seed)
-    sums = np.zeros((2, 26, N_KEYS), dtype=np.float64)
-    cnts = np.zeros((2, 26, N_KEYS), dtype=np.float64)
+    nk = N_KEYS2 if (mode == 2 or record2) else N_KEYS
+    sums = np.zeros((2, 26, nk), dtype=np.float64)
+    cnts = np.zeros((2, 26, nk), dtype=np.float64)
     keys = np.zeros((25, 10), dtype=np.int64)
     grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
     gains = np.zeros(10, dtype=np.float64)
@@ -557,7 +630,12 @@ def selfplay_stats(n_games, seed, adjacent, mode, T, V, pts, epsilon):
             _place_state(cell, card, grid, lines, counts, rcnt, mask, lsuit, pat, key)
             occ |= 1 << cell
             for li in range(10):
-                keys[t, li] = key[li] if counts[li] < 5 else -1
+                if counts[li] >= 5:
+                    keys[t, li] = -1
+                elif nk == N_KEYS2:
+                    keys[t, li] = _key2(li, -1, -1, lines, counts, rcnt, mask, lsuit, pat, key)
+                else:
+                    keys[t, li] = key[li]
         for li in range(10):
             final[li] = _line_points(grid, li, pts)
             total += final[li]
@@ -639,16 +717,20 @@ def _expectimax(grid, unseen, adjacent, pts):
 # ---------------------------------------------------------------- Poker Shuffle: simulated annealing
 
 @njit(cache=True)
-def anneal(cards, pts, seed, restarts, iters, t_start, t_end):
+def anneal(cards, pts, seed, restarts, iters, t_start, t_end, reheat=False):
     """Best arrangement of 25 cards found by ``restarts`` runs of simulated annealing with swap moves
-    (``iters`` each, geometric cooling from ``t_start`` to ``t_end``); returns (grid, score)."""
+    (``iters`` each, geometric cooling from ``t_start`` to ``t_end``); returns (grid, score). Each run starts
+    from a random arrangement, or with ``reheat`` from the best one so far (the first from ``cards`` as given)."""
     np.random.seed(seed)
     best_grid = cards.copy()
     best = grid_score(best_grid, pts)
     grid = cards.copy()
     lv = np.zeros(10, dtype=np.float64)
     for _rs in range(restarts):
-        np.random.shuffle(grid)
+        if reheat:
+            grid[:] = best_grid  # the given cards first, then the best arrangement so far, heated again
+        else:
+            np.random.shuffle(grid)
         for li in range(10):
             lv[li] = _line_points(grid, li, pts)
         cur = lv.sum()
@@ -677,7 +759,7 @@ def anneal(cards, pts, seed, restarts, iters, t_start, t_end):
                 delta += n_ra - lv[ra] + n_rb - lv[rb]
             if ca != cb:
                 delta += n_ca - lv[5 + ca] + n_cb - lv[5 + cb]
-            if delta >= 0 or np.random.random() < np.exp(delta / temp):
+            if delta >= 0 or (delta > -25.0 * temp and np.random.random() < np.exp(delta / temp)):
                 if ra != rb:
                     lv[ra] = n_ra
                     lv[rb] = n_rb

@@ -5,7 +5,9 @@ Gewonnen ist ab 310 Punkten (amerikanisch) oder 120 (englisch)."
 
 Simulated annealing over arrangements (poker_kernels.anneal): a move swaps two cards; only the (at most four)
 rows and columns the two cards lie in are scored again; worse arrangements are accepted with probability
-exp(delta / temperature), the temperature falling geometrically; independent restarts, best kept. Pure:
+exp(delta / temperature), the temperature falling geometrically. The first run starts from a random arrangement,
+each later run from the best arrangement so far, heated again (better than independent restarts: 208.3 against
+207.0 American on 20 sets at the same work). Pure:
 no I/O; ``restarts=`` fixes the work (same seed, same arrangement); ``budget_ms=`` runs restarts until the time is
 spent (each restart is a fixed, seeded piece of work).
 """
@@ -27,7 +29,7 @@ __all__ = ["ShuffleResult", "solve", "ITERATIONS", "TEMPERATURES"]
 #: Swap moves per restart.
 ITERATIONS = 200_000
 #: (start, end) temperature of the cooling per scoring, in points.
-TEMPERATURES = {"american": (12.0, 0.4), "english": (4.0, 0.15)}
+TEMPERATURES = {"american": (3.5, 0.3), "english": (1.5, 0.15)}
 
 
 @dataclass(frozen=True)
@@ -69,16 +71,18 @@ def solve(cards: Sequence[Card], scoring: Scoring | str, rng: np.random.Generato
         budget_ms = 2000.0
     base = np.array([c.index for c in cards], dtype=np.int64)
     best_grid, best = base.copy(), float(K.grid_score(base, pts))
+    current = base[rng.permutation(25)]
     done = 0
     per_run = 0.0
     while True:
         seed = int(rng.integers(0, 2**31 - 1))
         t0 = time.perf_counter()
-        grid, score = K.anneal(base, pts, seed, 1, iterations, t_start, t_end)
+        grid, score = K.anneal(current, pts, seed, 1, iterations, t_start, t_end, True)
         per_run = time.perf_counter() - t0
         done += 1
         if score > best:
             best, best_grid = score, grid.copy()
+        current = best_grid
         if restarts is not None:
             if done >= restarts:
                 break
