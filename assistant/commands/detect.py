@@ -46,6 +46,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
     parser.add_argument("--min-confidence", type=float, default=0.3, metavar="P",
                         help="report cards whose detector x classifier confidence is at least P (default 0.3)")
+    parser.add_argument("--box-threshold", type=float, default=0.25, metavar="P",
+                        help="keep detector boxes scoring at least P (default 0.25)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
@@ -102,14 +104,16 @@ def load_detector(args):
     from vision.onnx_backend import ModelFileError
 
     try:
-        return Detector(model_dir=args.model, min_card_confidence=args.min_confidence, tile=args.tile)
+        return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
+                        min_card_confidence=args.min_confidence, tile=args.tile)
     except ModelFileError as exc:
         raise UserError(str(exc)) from None
 
 
 def run(args) -> int:
-    if not 0.0 <= args.min_confidence <= 1.0:
-        raise UserError(f"--min-confidence {args.min_confidence}: give a number from 0 to 1, e.g. 0.3")
+    for option, value in (("--min-confidence", args.min_confidence), ("--box-threshold", args.box_threshold)):
+        if not 0.0 <= value <= 1.0:
+            raise UserError(f"{option} {value}: give a number from 0 to 1, e.g. 0.3")
     if args.frames < 1 or args.limit < 0:
         raise UserError("--frames must be at least 1 and --limit at least 0")
     if args.bench:
