@@ -163,7 +163,9 @@ def test_logged_games_replay_legally_move_by_move(tmp_path):
         assert replay("standard", game["deck"], game["moves"]).foundation_cards() == game["foundation_cards"]
 
 
-@pytest.mark.parametrize("variant", ["aces-out-first", "numerica", "in-suit", "calculation", "puss-in-the-corner", "one-redeal", "old-strict"])
+@pytest.mark.parametrize(
+    "variant", ["aces-out-first", "numerica", "in-suit", "calculation", "puss-in-the-corner", "one-redeal", "old-strict"]
+)
 def test_variants_get_legal_advice(variant):
     state = TommyState(variant, order=deal_order(7), rng=make_rng(1))
     rng = make_rng(2)
@@ -185,12 +187,38 @@ def test_strategy_every_placement_wins():
     assert advice.exact and all(o.win_prob == 1.0 for o in advice.options)
 
 
-def test_four_at_a_time_is_refused_plainly():
+def test_four_at_a_time_places_all_four_cards_before_any_play():
+    # "turn four cards at once and place all four before you move anything from the waste piles to the
+    # foundations" (001)
     state = TommyState("four-at-a-time", order=deal_order(3))
     state.turn_next()
+    with pytest.raises(ValueError, match="turn the rest"):
+        advise(state, make_rng(0), None, samples=16)
+    rng = make_rng(0)
+    for _ in range(3):
+        while state.needs_card():
+            state.turn_next()
+        advice = advise(state, rng, None, samples=16)
+        for option in advice.options:
+            placements = [m for m in option.moves if m.from_hand]
+            assert len(placements) == len(state.hand)
+            assert all(m.from_hand for m in option.moves[: len(placements)])  # plays only after the four
+            trial = state.clone()
+            for m in option.moves:
+                trial.apply(m)
+            assert not trial.hand
+        for m in advice.best.moves:
+            state.apply(m)
+
+
+def test_rules_it_cannot_advise_on_are_refused_plainly():
+    from assistant.games.tommy_rules import TommyRules
+
+    rules = TommyRules("four-with-redeal", turn_count=4, redeals=1)
+    state = TommyState(rules, order=deal_order(3))
     while state.needs_card():
         state.turn_next()
-    with pytest.raises(UnsupportedVariant, match="four"):
+    with pytest.raises(UnsupportedVariant, match="four at a time"):
         advise(state, make_rng(0), None, samples=16)
 
 

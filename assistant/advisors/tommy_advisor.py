@@ -34,7 +34,10 @@ Variants: standard, old-strict (the advisor sees what the player remembers), ace
 (with its two shuffled redeals: the rollouts redeal when stuck), calculation, puss-in-the-corner, one-redeal
 (the merged second stock W0..W3 is simulated; once it is turned the order is known and every sample is that
 order) and Strategy (any-suit foundations with waste-to-waste moves: every deal is won once the stock is out,
-so every placement has win probability 1 exactly).  Four at a time raises ``UnsupportedVariant``.
+so every placement has win probability 1 exactly).  Four at a time: an option places all four turned cards (in
+any order, ``S0``..``S3``) and then plays up; the rollouts place each batch of four in the order turned and play
+up after it; there is no exact endgame (the solver does not search four at a time).  Rules outside the presets
+that the advisor cannot handle raise ``UnsupportedVariant``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,8 @@ Z_DROP = 3.0  # an option is dropped when the leader beats it by more than this 
 EPS_SAME = 0.002  # ... or when the two are within this score of each other with that confidence (indifference)
 FOUND_WEIGHT = 1.0  # weight of the foundation fraction in the per-sample score (see the module doc)
 MAX_OPTIONS = 48
+MAX_STARTS = 800  # four at a time: distinct positions after placing the four cards (searched)
+MAX_FOUR_OPTIONS = 24  # ... of which the rollout rule's favourites are valued
 HOLD_OPTIONS = "endgame"  # hold-back options: "endgame" (valued exactly, see _endgame), True (always), False
 ENDGAME_UNSEEN = 3  # with this few unseen cards (or a known order) options are valued by the solver, every order
 ENDGAME_NODES = 20_000
@@ -126,6 +131,7 @@ def kernel_params(rules: TommyRules, redeals_left: int | None = None) -> tuple[n
     P[K.P_SHUFFLE] = int(rules.shuffle_on_redeal)
     P[K.P_SAME_FOUND] = int(not rules.calculation and not rules.in_suit)
     P[K.P_VALUE_BY_NEED] = 0
+    P[K.P_TURN] = rules.turn_count
     NR = np.zeros((4, 14), np.int8)
     for f in range(4):
         top = None
@@ -139,10 +145,13 @@ def kernel_params(rules: TommyRules, redeals_left: int | None = None) -> tuple[n
 
 
 def check_supported(rules: TommyRules) -> None:
-    if rules.turn_count != 1:
+    """Raise UnsupportedVariant for rules the advisor cannot advise on (none of the presets at present)."""
+    if rules.turn_count not in (1, 4):
+        raise UnsupportedVariant(f"the advisor cannot advise on {rules.turn_count} cards at a time")
+    if rules.turn_count == 4 and (rules.redeals or rules.waste_to_waste):
         raise UnsupportedVariant(
-            f"the advisor cannot advise on {rules.name!r} yet: four cards at a time need a search over the "
-            "placements of all four cards, which is not built"
+            f"the advisor cannot advise on {rules.name!r}: four at a time is built only without redeals and "
+            "waste-to-waste moves"
         )
 
 
@@ -188,26 +197,58 @@ def _foundation_targets(card: int, pos: _Pos, P, NR, in_order: bool) -> list[int
     return out
 
 
-def _enumerate_options(pos: _Pos, card: int, P, NR, rules: TommyRules, hold: bool = True) -> list[tuple[tuple[Move, ...], _Pos]]:
-    """Every distinct end position: the card placed, then any waste-to-foundation plays (see module doc)."""
+def _enumerate_options(pos: _Pos, hand, P, NR, rules: TommyRules, hold: bool = True) -> list[tuple[tuple[Move, ...], _Pos]]:
+    """Every distinct end position: the turned card(s) placed, then any waste-to-foundation plays (module doc).
+
+    Four at a time: the four cards in hand are placed in any order (``S0``..``S3`` index the cards still in
+    hand, in the order turned), each on a foundation that takes it then or on a waste pile; plays come after."""
+    if isinstance(hand, (int, np.integer)):
+        hand = [int(hand)]
     same = bool(P[K.P_SAME_FOUND])
     in_order = rules.foundations_in_order
+    one = rules.turn_count == 1
     starts: list[tuple[tuple[Move, ...], _Pos]] = []
+    costs: dict = {}
     seen: set = set()
-    for f in _foundation_targets(card, pos, P, NR, in_order):
-        nxt = _to_found(pos, card, f)
-        k = nxt.key(same)
-        if k not in seen:
-            seen.add(k)
-            starts.append(((Move("S", None, "F", f),), nxt))
-    for p in range(4):
-        piles = list(pos.piles)
-        piles[p] = piles[p] + (card,)
-        nxt = _Pos(tuple(piles), pos.fh, pos.fs)
-        k = nxt.key(same)
-        if k not in seen:
-            seen.add(k)
-            starts.append(((Move("S", None, "W", p),), nxt))
+    visited: set = set()
+    W = K.DEFAULT_WEIGHTS
+
+    def place(moves, q: _Pos, left: tuple[int, ...], cost: float = 0.0):
+        if not left:
+            k = q.key(same)
+            if k not in seen:
+                seen.add(k)
+                starts.append((moves, q))
+                costs[id(starts[-1])] = cost
+            return
+        vk = (q.key(same), tuple(sorted(left)))
+        if vk in visited or len(starts) >= MAX_STARTS:
+            return
+        visited.add(vk)
+        for i, card in enumerate(left):
+            if i > 0 and card in left[:i]:
+                continue
+            src = None if one else i
+            rest = left[:i] + left[i + 1:]
+            for f in _foundation_targets(card, q, P, NR, in_order):
+                place(moves + (Move("S", src, "F", f),), _to_found(q, card, f), rest, cost - 5.0)
+            empty_done = False
+            for p in range(4):
+                if not q.piles[p]:
+                    if empty_done:
+                        continue
+                    empty_done = True
+                piles = list(q.piles)
+                piles[p] = piles[p] + (card,)
+                place(moves + (Move("S", src, "W", p),), _Pos(tuple(piles), q.fh, q.fs), rest,
+                      cost + _rule_cost(card, q.piles[p], W))
+
+    place((), pos, tuple(hand))
+    if len(hand) > 1 and len(starts) > MAX_FOUR_OPTIONS:
+        # four at a time: keep the placements the rollout rule likes best (sum of its costs), so the samples
+        # are not spread over hundreds of poor options
+        order = sorted(range(len(starts)), key=lambda i: costs[id(starts[i])])
+        starts = [starts[i] for i in order[:MAX_FOUR_OPTIONS]]
     # Each placement, then its plays: depth-first, "play" before "stop", so each placement's first end
     # position listed after the plain placement is the greedy closure.
     out: list[tuple[tuple[Move, ...], _Pos]] = []
@@ -215,7 +256,7 @@ def _enumerate_options(pos: _Pos, card: int, P, NR, rules: TommyRules, hold: boo
 
     def grow(moves, q: _Pos):
         k = q.key(same)
-        if k in ends or len(out) >= 4 * MAX_OPTIONS:
+        if k in ends or len(out) >= 4 * max(MAX_OPTIONS, len(starts)):
             return
         ends.add(k)
         out.append((moves, q))
@@ -232,14 +273,26 @@ def _enumerate_options(pos: _Pos, card: int, P, NR, rules: TommyRules, hold: boo
         grow(moves, q)
     if not hold:
         out = [x for x in out if _closed(x[1], P, NR)]
-    if len(out) > MAX_OPTIONS:
+    limit = max(MAX_OPTIONS, len(starts) if not hold else 0)
+    if len(out) > limit:
         # keep every plain placement and its greedy closure first, then the rest in order found
         greedy = {id(x) for x in out if _closed(x[1], P, NR)}
         plain = {id(x) for x in out if len(x[0]) == 1}
         first = [x for x in out if id(x) in greedy or id(x) in plain]
         rest = [x for x in out if id(x) not in greedy and id(x) not in plain]
-        out = (first + rest)[:MAX_OPTIONS]
+        out = (first + rest)[:limit]
     return out
+
+
+def _rule_cost(card: int, pile: tuple[int, ...], W: np.ndarray) -> float:
+    """The rollout rule's cost of putting ``card`` on ``pile`` (as ``tommy_kernels.policy_pile``, by rank)."""
+    r = card % 13 + 1
+    if not pile:
+        return float(W[K.W_EMPTY] - W[K.W_EMPTY_HIGH] * r)
+    t = pile[-1] % 13 + 1
+    if t >= r:
+        return float(W[K.W_FIT] * (t - r) + W[K.W_FIT_DEPTH] * len(pile) + (W[K.W_EQ] if t == r else 0.0))
+    return float(W[K.W_BURY] - W[K.W_BURY_HIGH] * t)
 
 
 def _closed(pos: _Pos, P, NR) -> bool:
@@ -330,15 +383,22 @@ def advise(
         rules = _rules_from_params(a["params"])
     check_supported(rules)
     pos, hand, pool, known, redeals_left = position_from_arrays(a)
-    if len(hand) != 1:
-        raise ValueError("the advisor needs exactly one turned card in hand (turn a card first)")
-    card = hand[0]
+    if not hand:
+        raise ValueError("the advisor needs the turned card in hand (turn a card first)")
+    if rules.turn_count == 1 and len(hand) != 1:
+        raise ValueError("one card at a time: exactly one turned card must be in hand")
+    if int(a["scalars"][1]) > 0:
+        raise ValueError(f"turn the rest of the {rules.turn_count} cards first: all are placed together")
     P, NR = kernel_params(rules, redeals_left)
     W = K.DEFAULT_WEIGHTS if weights is None else np.asarray(weights, np.float64)
     n_hidden = len(known) if known is not None else len(pool)
-    endgame = (known is not None or n_hidden <= ENDGAME_UNSEEN) and not (P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE])
+    endgame = (
+        (known is not None or n_hidden <= ENDGAME_UNSEEN)
+        and not (P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE])
+        and rules.turn_count == 1
+    )
     hold = HOLD_OPTIONS is True or (HOLD_OPTIONS == "endgame" and endgame)
-    opts = _enumerate_options(pos, card, P, NR, rules, hold)
+    opts = _enumerate_options(pos, hand, P, NR, rules, hold)
     target = 4 * rules.foundation_size
     seed = int(rng.integers(0, 2**31 - 1))
 

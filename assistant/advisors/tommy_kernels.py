@@ -29,6 +29,7 @@ P_REDEALS = 2  # redeals left
 P_SHUFFLE = 3  # redeal shuffles the gathered cards (else W0..W3 bottom to top)
 P_SAME_FOUND = 4  # all foundations alike (hash them as a multiset)
 P_VALUE_BY_NEED = 5  # Calculation: compare cards by how soon a foundation needs them, not by rank
+P_TURN = 6  # cards turned at a time: 1 (0 means 1), or 4 (placed in the order turned, plays after the four)
 
 # Rollout policy weights (tuned on the policy's own win rate, see docs/BENCHMARKS.md).
 W_FIT = 0  # per rank of gap when the pile top is >= the card
@@ -244,6 +245,7 @@ def rollout(piles, ph, fh, fs, stock, pos, n, P, NR, W):
     the arrays are changed in place.  Returns the cards on the foundations at the end."""
     redeals = P[P_REDEALS]
     target = 4 * P[P_FOUND_SIZE]
+    batch = P[P_TURN] if P[P_TURN] > 1 else 1
     while True:
         for i in range(pos, n):
             c = stock[i]
@@ -256,8 +258,10 @@ def rollout(piles, ph, fh, fs, stock, pos, n, P, NR, W):
                     p = _safer_bury(c, p, piles, ph, fh, stock, i + 1, n, P, NR)
                 piles[p, ph[p]] = c
                 ph[p] += 1
-            # after every placement all that fits goes up (a top held back by the option under test too)
-            closure(piles, ph, fh, fs, P, NR)
+            # after every placement all that fits goes up (a top held back by the option under test too); four
+            # at a time: only once the four turned cards are placed
+            if batch == 1 or (i - pos) % batch == batch - 1:
+                closure(piles, ph, fh, fs, P, NR)
         closure(piles, ph, fh, fs, P, NR)
         tot = found_total(fh)
         if tot == target or redeals <= 0:

@@ -12,8 +12,12 @@ foundation, the turned card to a foundation, the turned card to each waste pile 
   foundations) as multisets, so permuted piles and reordered plays are searched once;
 * a sound dead-end cut: with M the highest foundation, a deal is lost once every card of rank M+1 not yet turned
   lies in a waste pile under a higher card;
-* limited discrepancy search: first the rollout rule's own line (plays first, then its pile), then lines that
+* first a nested Monte Carlo search of level 2 (Cazenave 2009): every move at every step is scored by a level-1
+  search from it (greedy on the rollout rule's result of each move), the best line found is followed; it finds
+  most wins within a fraction of a second (measured: 33 of 40 deals, 0.9 s a deal);
+* then a limited discrepancy search: first the line that the rollout-ordered moves give, then lines that
   leave it once, twice, 4, 8, ... times, and at last without a limit; only that last pass can answer "lost".
+  The node budget counts search nodes and rollouts together.
 
 Shuffled redeals (in suit) have an unknown order: the solver plays without them, so it can answer "won" or
 "undecided" there, never "lost".  One-redeal's merged stock is searched (its order follows from the piles).
@@ -317,6 +321,97 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
 
 
 @njit(cache=True)
+def _moves(piles, ph, fh, fs, stock, pos, n, P, NR, W, mk, ma, mb):
+    """The moves of a position (no redeal): waste tops up, the turned card up, to each pile (one empty pile)."""
+    nm = 0
+    for p in range(4):
+        if ph[p] > 0:
+            f = K.fits(piles[p, ph[p] - 1], fh, fs, P, NR)
+            if f >= 0:
+                mk[nm] = MOVE_W_F; ma[nm] = p; mb[nm] = f; nm += 1
+    if pos < n:
+        c = stock[pos]
+        f = K.fits(c, fh, fs, P, NR)
+        if f >= 0:
+            mk[nm] = MOVE_S_F; ma[nm] = 0; mb[nm] = f; nm += 1
+        empty_done = False
+        for p in range(4):
+            if ph[p] == 0:
+                if empty_done: continue
+                empty_done = True
+            mk[nm] = MOVE_S_W; ma[nm] = p; mb[nm] = 0; nm += 1
+    return nm
+
+@njit(cache=True)
+def _level1(piles, ph, fh, fs, stock, pos, n, P, NR, W, line, counters, scratch, sst):
+    """Nested Monte Carlo search, level 1, from a copy of the position: at every step the move whose rollout
+    (the rule's play of the known rest) gets furthest, moves into relaxed dead ends last.  Writes the line,
+    returns (foundation cards at the end, length of the line)."""
+    p2 = piles.copy(); ph2 = ph.copy(); fh2 = fh.copy(); fs2 = fs.copy()
+    mk = np.empty(12, np.int64); ma = np.empty(12, np.int64); mb = np.empty(12, np.int64)
+    sp = scratch[0]; sph = scratch[1, 0, :4]; sfh = scratch[1, 1, :4]; sfs = scratch[1, 2, :4]
+    L = 0
+    while True:
+        nm = _moves(p2, ph2, fh2, fs2, stock, pos, n, P, NR, W, mk, ma, mb)
+        if nm == 0:
+            break
+        best = 0; bv = -1.0
+        if nm > 1:
+            for i in range(nm):
+                old = fs2[mb[i]]
+                npos = _apply(mk[i], ma[i], mb[i], p2, ph2, fh2, fs2, stock, pos)
+                if K._dead(p2, ph2, fh2, stock, npos, n, P, NR):
+                    v = -0.5
+                else:
+                    v = _probe(p2, ph2, fh2, fs2, stock, npos, n, 0, P, NR, W, sp, sph, sfh, sfs, sst) - 0.001 * i
+                counters[0] += 1
+                _unapply(mk[i], ma[i], mb[i], old, p2, ph2, fh2, fs2)
+                if v > bv:
+                    bv = v; best = i
+        line[L, 0] = mk[best]; line[L, 1] = ma[best]; line[L, 2] = mb[best]; L += 1
+        pos = _apply(mk[best], ma[best], mb[best], p2, ph2, fh2, fs2, stock, pos)
+    return K.found_total(fh2), L
+
+@njit(cache=True)
+def _level2(piles, ph, fh, fs, stock, pos, n, P, NR, W, limit):
+    """Nested Monte Carlo search, level 2 (Cazenave 2009): at every step each move is scored by a level-1 search
+    from it; the best line found so far is followed (memorised).  Returns (1 won / 0 not found / -1 budget out,
+    rollouts made, the winning line)."""
+    counters = np.zeros(2, np.int64)
+    scratch = np.zeros((2, 4, K.MAXH), np.int8); sst = np.zeros(stock.shape[0] + 64, np.int8)
+    p2 = piles.copy(); ph2 = ph.copy(); fh2 = fh.copy(); fs2 = fs.copy()
+    mk = np.empty(12, np.int64); ma = np.empty(12, np.int64); mb = np.empty(12, np.int64)
+    line = np.zeros((320, 3), np.int64); tmp = np.zeros((320, 3), np.int64)
+    bestline = np.zeros((320, 3), np.int64); bestlen = 0; bestscore = -1
+    prefix = np.zeros((320, 3), np.int64); L = 0
+    target = 4 * P[K.P_FOUND_SIZE]
+    while True:
+        nm = _moves(p2, ph2, fh2, fs2, stock, pos, n, P, NR, W, mk, ma, mb)
+        if nm == 0:
+            break
+        for i in range(nm):
+            old = fs2[mb[i]]
+            npos = _apply(mk[i], ma[i], mb[i], p2, ph2, fh2, fs2, stock, pos)
+            sc, l = _level1(p2, ph2, fh2, fs2, stock, npos, n, P, NR, W, tmp, counters, scratch, sst)
+            _unapply(mk[i], ma[i], mb[i], old, p2, ph2, fh2, fs2)
+            if sc > bestscore:
+                bestscore = sc
+                bestline[:L] = prefix[:L]
+                bestline[L, 0] = mk[i]; bestline[L, 1] = ma[i]; bestline[L, 2] = mb[i]
+                bestline[L + 1:L + 1 + l] = tmp[:l]
+                bestlen = L + 1 + l
+                if sc == target:
+                    return 1, counters[0], bestline[:bestlen].copy()
+            if counters[0] > limit:
+                return -1, counters[0], bestline[:0].copy()
+        # follow the best line found so far (memorised)
+        k = bestline[L, 0]; a = bestline[L, 1]; b = bestline[L, 2]
+        prefix[L, 0] = k; prefix[L, 1] = a; prefix[L, 2] = b; L += 1
+        pos = _apply(k, a, b, p2, ph2, fh2, fs2, stock, pos)
+    return 0, counters[0], bestline[:0].copy()
+
+
+@njit(cache=True)
 def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_bits, seed, turn_first=False):
     """Search every line with the whole order ``stock[pos:n]`` known.
 
@@ -352,6 +447,12 @@ def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_b
     # finally without a limit (the only pass that can prove a deal lost)
     res = 0
     rem = 0
+    if not turn_first and P[K.P_REDEALS] == 0:
+        # first a nested Monte Carlo search (finds most wins fast), then the exhaustive search for the rest
+        r1, used, line = _level2(p2, ph2, fh2, fs2, st2, pos, n, P, NR, W, node_limit // 2)
+        counters[0] += used
+        if r1 == 1:
+            return 1, counters[0], line.astype(np.int16)
     while True:
         full = rem >= 300
         res = _search(p2, ph2, fh2, fs2, st2, pos, n, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP, ZF, table,

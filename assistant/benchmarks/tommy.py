@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advisor-seed", type=int, default=7, help="seed of the advisor's sampling (default 7)")
     parser.add_argument("--solver-nodes", type=int, default=20_000,
                         help="node budget of the perfect-information solver per deal (0: skip it; default 20000)")
+    parser.add_argument("--solver-only", action="store_true",
+                        help="only the perfect-information ceiling of the deals (no advisor games)")
 
 
 def play(task: dict) -> dict:
@@ -49,7 +51,9 @@ def play(task: dict) -> dict:
     ms: list[float] = []
     cpu_ms: list[float] = []
     while not state.is_terminal():
-        if state.hand:
+        if state.needs_card():
+            turned.append(str(state.turn_next()))
+        elif state.hand:
             t0 = time.perf_counter()
             c0 = time.process_time()
             advice = advise(state, arng, task["budget_ms"], samples=task["samples"])
@@ -58,8 +62,6 @@ def play(task: dict) -> dict:
             for m in advice.best.moves:
                 state.apply(m)
                 moves.append(str(m))
-        elif state.needs_card():
-            turned.append(str(state.turn_next()))
         else:
             # stock out, hand empty: the plays that win if any order does (solver), else all that fit; then a
             # redeal if the rules allow one
@@ -100,6 +102,19 @@ def play(task: dict) -> dict:
     return record
 
 
+def solve_task(task: dict) -> dict:
+    """The perfect-information solver alone on one deal."""
+    from assistant.advisors.tommy_advisor import UnsupportedVariant
+    from assistant.advisors.tommy_solver import solve_deal
+
+    try:
+        result = solve_deal(task["variant"], task["deck"], task["solver_nodes"])
+    except UnsupportedVariant:
+        return {"deck": [str(c) for c in task["deck"]], "solver": "unsupported"}
+    return {"deck": [str(c) for c in task["deck"]], "solver": result.status, "nodes": result.nodes,
+            "line": [str(m) for m in result.moves]}
+
+
 def run(args) -> int:
     from assistant.advisors.tommy_advisor import UnsupportedVariant, check_supported
     from assistant.cli import UserError
@@ -135,12 +150,68 @@ def run(args) -> int:
         for i, deck in enumerate(deals)
     ]
     t0 = time.perf_counter()
-    records = common.run_games(play, tasks, jobs=args.jobs, label=f"Sir Tommy {rules.name}")
+    if args.solver_only:
+        if args.solver_nodes <= 0:
+            raise UserError("--solver-only needs --solver-nodes > 0")
+        records = common.run_games(solve_task, tasks, jobs=args.jobs, label=f"Sir Tommy {rules.name} solver")
+        common.write_log(args.log, records)
+        summary = {"variant": rules.name, "deals": len(records), **_solver_summary(records, args),
+                   "seed": None if args.deals_file else args.seed, "deals_file": args.deals_file,
+                   "wall_s": time.perf_counter() - t0}
+        common.print_summary(summary, args.json, f"Sir Tommy perfect-information solver ({rules.name})")
+        return 0
+    if args.jobs <= 1 and args.log:
+        # one process: each game is appended to the log (and its decision times to LOG.times) as it ends, so a
+        # long run that has to be stopped keeps the games it finished (``summarize_logs`` reads them back)
+        records = _run_logged(tasks, args.log, rules.name)
+    else:
+        records = common.run_games(play, tasks, jobs=args.jobs, label=f"Sir Tommy {rules.name}")
+        common.write_log(args.log, [{k: v for k, v in r.items() if k != "decision_cpu_ms"} for r in records])
     wall = time.perf_counter() - t0
-    common.write_log(args.log, [{k: v for k, v in r.items() if k != "decision_cpu_ms"} for r in records])
     summary = summarize(records, args, rules.name, wall)
     common.print_summary(summary, args.json, f"Sir Tommy advisor ({rules.name})")
     return 0
+
+
+def _run_logged(tasks: list[dict], log: str, variant: str) -> list[dict]:
+    import json
+    import sys
+    from pathlib import Path
+
+    path = Path(log)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    times = Path(str(path) + ".times")
+    records = []
+    with path.open("w", encoding="utf-8") as out, times.open("w", encoding="utf-8") as tout:
+        for i, task in enumerate(tasks):
+            record = play(task)
+            print(f"Sir Tommy {variant}: game {i + 1}/{len(tasks)} {'won' if record['won'] else 'lost'}",
+                  file=sys.stderr, flush=True)
+            records.append(record)
+            out.write(json.dumps({k: v for k, v in record.items() if k not in ("decision_ms", "decision_cpu_ms")}) + "\n")
+            tout.write(json.dumps({"decision_ms": record["decision_ms"], "decision_cpu_ms": record["decision_cpu_ms"]}) + "\n")
+            out.flush()
+            tout.flush()
+    return records
+
+
+def summarize_logs(logs: list[str], budget_ms: float) -> dict:
+    """The summary of finished games read back from logs written with ``--jobs 1 --log`` (and their .times)."""
+    import json
+    from pathlib import Path
+
+    records = []
+    for log in logs:
+        games = Path(log).read_text().splitlines()
+        times = Path(log + ".times").read_text().splitlines() if Path(log + ".times").exists() else []
+        for k, line in enumerate(games):
+            record = json.loads(line)
+            if k < len(times):
+                record.update(json.loads(times[k]))
+            records.append(record)
+    args = type("A", (), {"budget_ms": budget_ms, "samples": None, "seed": None, "deals_file": None,
+                          "advisor_seed": None, "jobs": 1, "solver_nodes": None})()
+    return summarize(records, args, records[0].get("variant", "?") if records else "?", float("nan"))
 
 
 def _cpu_times(records: list[dict]) -> dict:
@@ -176,19 +247,25 @@ def summarize(records: list[dict], args, variant: str, wall_s: float) -> dict:
         "jobs": args.jobs,
         "wall_s": wall_s,
     }
-    solved = [r.get("solver") for r in records if r.get("solver") not in (None, "unsupported")]
-    if solved:
-        won = sum(1 for s in solved if s == "won")
-        slo, shi = common.wilson_interval(won, len(solved))
-        summary.update(
-            {
-                "solver_nodes": args.solver_nodes,
-                "solver_winnable": won,
-                "solver_lost": sum(1 for s in solved if s == "lost"),
-                "solver_undecided": sum(1 for s in solved if s == "undecided"),
-                "solver_winnable_rate": won / len(solved),
-                "solver_winnable_ci95": [slo, shi],
-                "advisor_wins_of_winnable": sum(1 for r in records if r["won"] and r.get("solver") == "won"),
-            }
-        )
+    solver = _solver_summary(records, args)
+    if solver:
+        solver["advisor_wins_of_winnable"] = sum(1 for r in records if r["won"] and r.get("solver") == "won")
+        summary.update(solver)
     return summary
+
+
+def _solver_summary(records: list[dict], args) -> dict:
+    """The perfect-information ceiling: proven winnable (a winning line found), proven lost, undecided."""
+    solved = [r.get("solver") for r in records if r.get("solver") not in (None, "unsupported")]
+    if not solved:
+        return {}
+    won = sum(1 for s in solved if s == "won")
+    slo, shi = common.wilson_interval(won, len(solved))
+    return {
+        "solver_nodes": args.solver_nodes,
+        "solver_winnable": won,
+        "solver_lost": sum(1 for s in solved if s == "lost"),
+        "solver_undecided": sum(1 for s in solved if s == "undecided"),
+        "solver_winnable_rate": won / len(solved),
+        "solver_winnable_ci95": [slo, shi],
+    }
