@@ -189,7 +189,7 @@ def test_logged_games_replay_legally_to_the_logged_score(tmp_path, scoring, adja
               "samples": 32, "policy": "mc", "rng_seed": [5, i]} for i, d in enumerate(deals)]
     records = [bench_poker.play(t) for t in tasks]
     log = tmp_path / "games.jsonl"
-    common.write_log(log, records)
+    common.write_log(log, bench_poker.log_records(records))
     lines = log.read_text().splitlines()
     assert len(lines) == 2
     for line in lines:

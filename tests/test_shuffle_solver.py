@@ -66,7 +66,7 @@ def test_logged_sets_replay_to_the_logged_score(tmp_path):
               "rng_seed": [3, i]} for i, d in enumerate(deals)]
     records = [bench_shuffle.play(t) for t in tasks]
     log = tmp_path / "sets.jsonl"
-    common.write_log(log, [{k: v for k, v in r.items() if k != "restarts"} for r in records])
+    common.write_log(log, bench_shuffle.log_records(records))
     for line in log.read_text().splitlines():
         game = json.loads(line)
         state = PokerState(PokerRules("american", shuffle=True))

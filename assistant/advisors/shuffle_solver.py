@@ -52,11 +52,12 @@ class ShuffleResult:
 
 
 def solve(cards: Sequence[Card], scoring: Scoring | str, rng: np.random.Generator, budget_ms: float | None = None,
-          restarts: int | None = None, iterations: int = ITERATIONS) -> ShuffleResult:
+          restarts: int | None = None, iterations: int = ITERATIONS, clock=None) -> ShuffleResult:
     """Arrange the 25 ``cards`` for the highest score under ``scoring`` (American or English).
 
     ``restarts``: that many annealing runs (exactly reproducible for a seeded ``rng``); otherwise runs until
-    ``budget_ms`` (default 2000) is spent, at least one run."""
+    ``budget_ms`` (default 2000) is spent, at least one run, measured by ``clock`` (default wall time,
+    ``time.perf_counter``; ``time.process_time`` for CPU time)."""
     from assistant.advisors import poker_kernels as K
 
     cards = list(cards)
@@ -66,7 +67,8 @@ def solve(cards: Sequence[Card], scoring: Scoring | str, rng: np.random.Generato
     s = Scoring.parse(scoring).value
     pts = K.AMERICAN if s == "american" else K.ENGLISH
     t_start, t_end = TEMPERATURES[s]
-    start = time.perf_counter()
+    clock = clock or time.perf_counter
+    start = clock()
     if restarts is None and budget_ms is None:
         budget_ms = 2000.0
     base = np.array([c.index for c in cards], dtype=np.int64)
@@ -76,9 +78,9 @@ def solve(cards: Sequence[Card], scoring: Scoring | str, rng: np.random.Generato
     per_run = 0.0
     while True:
         seed = int(rng.integers(0, 2**31 - 1))
-        t0 = time.perf_counter()
+        t0 = clock()
         grid, score = K.anneal(current, pts, seed, 1, iterations, t_start, t_end, True)
-        per_run = time.perf_counter() - t0
+        per_run = clock() - t0
         done += 1
         if score > best:
             best, best_grid = score, grid.copy()
@@ -86,7 +88,7 @@ def solve(cards: Sequence[Card], scoring: Scoring | str, rng: np.random.Generato
         if restarts is not None:
             if done >= restarts:
                 break
-        elif (time.perf_counter() - start + per_run) * 1000.0 > budget_ms:
+        elif (clock() - start + 1.2 * per_run) * 1000.0 > budget_ms * 0.97:  # margin for a busy machine
             break
     cells = tuple(Card.from_index(int(i)) for i in best_grid)
     return ShuffleResult(cells, int(round(best)), s, done, done * iterations)

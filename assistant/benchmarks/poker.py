@@ -19,6 +19,9 @@ def add_arguments(parser) -> None:
     common.add_common_arguments(parser, games_flag="--games")
     parser.add_argument("--deals-file", metavar="FILE",
                         help="play these deals instead (one per line: cards in the order turned, space-separated)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what the budget counts: wall time (default) or this process's CPU time (a shared, "
+                             "busy machine); the summary reports both")
     parser.add_argument("--scoring", choices=("american", "english"), default="american",
                         help="points table (default american)")
     parser.add_argument("--variant", choices=("adjacent",), default=None,
@@ -49,19 +52,26 @@ def play(task: dict) -> dict:
     state = PokerState(rules)
     rng = np.random.default_rng(task["rng_seed"])
     deck = [Card.parse(t) for t in task["deck"]]
-    placements, ms = [], []
+    clock = time.process_time if task.get("clock") == "cpu" else time.perf_counter
+    placements, ms, wall = [], [], []
     for card in deck[:25]:
         state.turn(card)
-        t0 = time.perf_counter()
+        t0, w0 = clock(), time.perf_counter()
         if task["policy"] == "mc":
-            cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"]).placement
+            cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"], clock=clock).placement
         else:
             cell = A.policy_placement(state, learned=task["policy"] == "policy")
-        ms.append((time.perf_counter() - t0) * 1000.0)
+        ms.append((clock() - t0) * 1000.0)
+        wall.append((time.perf_counter() - w0) * 1000.0)
         state.place(cell)
         placements.append([cell.row, cell.col])
     return {"deck": [str(c) for c in deck[:25]], "placements": placements, "score": int(state.score().total),
-            "decision_ms": ms}
+            "decision_ms": ms, "wall_ms": wall}
+
+
+def log_records(records: list[dict]) -> list[dict]:
+    """What the log keeps of each game: deck, placements, score (and the timing, which write_log drops)."""
+    return [{k: v for k, v in r.items() if k not in ("restarts", "wall_ms")} for r in records]
 
 
 def run(args) -> int:
@@ -85,12 +95,12 @@ def run(args) -> int:
     adjacent = args.variant == "adjacent"
     tasks = [
         {"deck": [str(c) for c in d[:25]], "scoring": args.scoring, "adjacent": adjacent, "budget_ms": args.budget_ms,
-         "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i]}
+         "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i], "clock": args.clock}
         for i, d in enumerate(deals)
     ]
     label = f"poker {args.scoring}{' adjacent' if adjacent else ''}"
     records = common.run_games(play, tasks, jobs=args.jobs, label=label)
-    common.write_log(args.log, records)
+    common.write_log(args.log, log_records(records))
     scores = [r["score"] for r in records]
     mean, low, high = common.mean_interval(scores)
     threshold = 200 if args.scoring == "american" else 70
@@ -116,7 +126,11 @@ def run(args) -> int:
         "win_share": wins / len(scores),
         "win_low": w_low,
         "win_high": w_high,
+        "clock": args.clock,
         **common.decision_times(records),
     }
+    if args.clock == "cpu":
+        wall = common.decision_times([{"decision_ms": r["wall_ms"]} for r in records])
+        summary.update({"median_wall_ms": wall["median_ms"], "p95_wall_ms": wall["p95_ms"]})
     common.print_summary(summary, args.json, f"Poker Patience, {label}")
     return 0
