@@ -240,7 +240,7 @@ def evaluate_classifier(model, x, y, torch, batch: int = 512):
 
 def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
-                     val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7) -> Path:
+                     val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None) -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
     budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops."""
     import numpy as np
@@ -258,6 +258,9 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     model = make_cropnet(len(CARD_NAMES))
     log(f"cropnet width {CROPNET_WIDTH}: {sum(p.numel() for p in model.parameters())} parameters; training crops: "
         f"indices >= {min_px} px, >= {min_visible:.0%} visible")
+    if init is not None:  # fine-tune from another run's weights (a second, lower learning-rate cycle)
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
+        log(f"starting from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     per_epoch = min(samples_per_epoch, len(xtr))
     steps_per_epoch = (per_epoch + batch - 1) // batch
