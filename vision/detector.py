@@ -345,9 +345,20 @@ class Detector:
         t1 = time.perf_counter()
         named, reused = self.name_corners(image_bgr, boxes, previous)
         t2 = time.perf_counter()
+        result = self.assemble(named, image_bgr.shape[:2])
+        t3 = time.perf_counter()
+        result.tiles, result.reused = passes, reused
+        result.timings_ms = {"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "group": (t3 - t2) * 1e3}
+        return result
+
+    def assemble(self, named: Detections, image_hw: tuple[int, int],
+                 min_card_confidence: float | None = None) -> DetectionResult:
+        """Stage 3: named boxes -> the result (cards grouped by identity, reading order, ``card_id`` column)."""
+        min_card_confidence = self.min_card_confidence if min_card_confidence is None else min_card_confidence
+        named = Detections(xyxy=named.xyxy, confidence=named.confidence, class_id=named.class_id, data=dict(named.data))
         is_card_box = named.class_id == self.card_class if self.card_class >= 0 else np.zeros(len(named), bool)
         corners = named[~is_card_box]
-        cards, card_id = group_cards(corners, named[is_card_box], self.reach, self.min_card_confidence)
+        cards, card_id = group_cards(corners, named[is_card_box], self.reach, min_card_confidence)
         order = reading_order(cards)
         cards = cards[order]
         remap = np.full(len(order) + 1, -1, np.int64)
@@ -357,10 +368,7 @@ class Detector:
         named.data["card_id"] = all_card_id
         seen = [SeenCard(card=str(data["card"]), confidence=conf, box=tuple(float(v) for v in xyxy),
                          corners=int(data["corners"])) for xyxy, conf, _c, data in cards]
-        t3 = time.perf_counter()
-        return DetectionResult(cards=seen, card_detections=cards, detections=named, image_hw=image_bgr.shape[:2],
-                               tiles=passes, reused=reused, timings_ms={"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3,
-                                                         "group": (t3 - t2) * 1e3})
+        return DetectionResult(cards=seen, card_detections=cards, detections=named, image_hw=tuple(image_hw))
 
 
 __all__ = ["CARD_NAMES", "Detector", "DetectionResult", "ModelSpec", "ModelFileError", "SeenCard", "default_model_dir"]

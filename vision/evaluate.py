@@ -306,3 +306,36 @@ def format_report(name: str, tally: Tally) -> str:
         *("  " + line for line in rank_matrix(tally)),
     ]
     return "\n".join(lines)
+
+
+def threshold_sweep(images: Iterable[LabelledImage], detector, kind: str, box_thresholds=(0.05, 0.1, 0.15, 0.25),
+                    card_thresholds=(0.02, 0.05, 0.1, 0.2, 0.3), limit: int = 0) -> list[dict]:
+    """Scores for every (detector box threshold, card confidence threshold) pair from ONE run per image at the
+    lowest box threshold: the raw boxes are filtered and regrouped (``Detector.assemble``) for each pair.
+    (Corners are classified once, so second corners share names as at the lowest threshold: close enough.)"""
+    import cv2
+
+    saved = detector.yolo.conf_threshold
+    detector.yolo.conf_threshold = min(box_thresholds)
+    tallies = {(b, c): Tally(kind) for b in box_thresholds for c in card_thresholds}
+    try:
+        for k, li in enumerate(images):
+            if limit and k >= limit:
+                break
+            img = cv2.imread(str(li.path), cv2.IMREAD_COLOR)
+            if img is None:
+                raise FileNotFoundError(f"{li.path}: cannot read the image")
+            raw = detector.detect(img).detections
+            for (b, c), tally in tallies.items():
+                tally.add(li, detector.assemble(raw[raw.confidence >= b], img.shape[:2], c))
+    finally:
+        detector.yolo.conf_threshold = saved
+    return [{"box_threshold": b, "card_threshold": c, **t.summary()} for (b, c), t in tallies.items()]
+
+
+def format_sweep(rows: list[dict]) -> str:
+    lines = ["box thr  card thr   found   wrong  missed   false cards   corners found / named right"]
+    for r in rows:
+        lines.append(f"{r['box_threshold']:7.2f}  {r['card_threshold']:8.2f}  {r['recall']:6.1%}  {r['wrong']:6.1%}  "
+                     f"{r['missed']:6.1%}  {r['false_cards']:11.1%}   {r['index_recall']:6.1%} / {r['index_named_right']:6.1%}")
+    return "\n".join(lines)

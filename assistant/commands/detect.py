@@ -59,6 +59,8 @@ def add_parser(subparsers) -> None:
                         help="score the models on labelled folders: an edje-style folder (Pascal VOC, ranks) or a "
                              "rendered val set; prints recall, wrong-card rate and a confusion summary")
     parser.add_argument("--limit", type=int, default=0, help="--eval: use at most N images per folder")
+    parser.add_argument("--sweep", action="store_true",
+                        help="--eval: score every pair of box and card thresholds (to choose the defaults on a val set)")
     parser.set_defaults(func=run)
 
 
@@ -220,7 +222,7 @@ def run_bench(args) -> int:
 
 
 def run_eval(args) -> int:
-    from vision.evaluate import evaluate, format_report, load_folder
+    from vision.evaluate import evaluate, format_report, format_sweep, load_folder, threshold_sweep
 
     if not args.images:
         raise UserError("--eval needs labelled folders, e.g. patience detect --eval ../shared/datasets/real-dev/edje-train")
@@ -232,6 +234,15 @@ def run_eval(args) -> int:
             raise UserError(str(exc)) from None
     detector = load_detector(args)
     for folder, kind, images in sets:
+        if args.sweep:
+            rows = threshold_sweep(images, detector, kind, limit=args.limit)
+            if args.json:
+                for row in rows:
+                    print(json.dumps({"folder": folder, **row}))
+            else:
+                print(f"{folder} ({kind}): thresholds")
+                print(format_sweep(rows))
+            continue
         try:
             tally = evaluate(images, detector.detect, kind, limit=args.limit)
         except FileNotFoundError as exc:
