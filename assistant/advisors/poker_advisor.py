@@ -165,22 +165,27 @@ def _learned_table(scoring: str, adjacent: bool, deck_aware: bool = False) -> np
     return np.asarray(tables[name], dtype=np.float64).reshape(2, 26, K.N_KEYS)
 
 
-def value_tables(scoring: Scoring | str, adjacent: bool = False, learned: bool = True):
+def value_tables(scoring: Scoring | str, adjacent: bool = False, learned: bool | str = True):
     """(mode, T, V, points) for the kernels: mode 2 = learned deck-aware line values, 1 = learned plain line
-    values, 0 = the random-fill table; the best one there is for the rules unless ``learned`` is False."""
+    values, 0 = the random-fill table. ``learned``: True or "auto" (deck-aware where there is a table, else
+    plain), "plain", "deck-aware", False or "random-fill"."""
     from assistant.advisors import poker_kernels as K
 
     s = _scoring(scoring).value
     pts = _points(s)
-    if learned:
+    if learned not in (True, False, "auto", "plain", "deck-aware", "random-fill"):
+        raise ValueError(f"unknown line values {learned!r}: auto, deck-aware, plain or random-fill")
+    if learned and learned != "random-fill":
         for mode, deck_aware in ((2, True), (1, False)):
+            if learned == "plain" and deck_aware:
+                continue
             V = _learned_table(s, bool(adjacent), deck_aware)
             if V is not None:
                 return mode, np.zeros(1, dtype=np.float64), V, pts
     return 0, _random_fill_table(s), np.zeros((2, 26, K.N_KEYS), dtype=np.float64), pts
 
 
-def warm_up(scoring: Scoring | str = "american", adjacent: bool = False) -> None:
+def warm_up(scoring: Scoring | str = "american", adjacent: bool = False, learned: bool | str = True) -> None:
     """Compile (or load from numba's cache) every kernel the advisor uses, so the first move is not slow."""
     rules = PokerRules(_scoring(scoring), adjacent_only=adjacent)
     state = PokerState(rules)
@@ -191,8 +196,8 @@ def warm_up(scoring: Scoring | str = "american", adjacent: bool = False) -> None
     for i in range(25):
         state.turn(deal[i])
         if i in (0, 1, 23):
-            advise(state, rng, samples=BATCH)
-        state.place(policy_placement(state))
+            advise(state, rng, samples=BATCH, learned=learned)
+        state.place(policy_placement(state, learned=learned))
 
 
 # ------------------------------------------------------------------------------------------------ candidates
@@ -234,7 +239,7 @@ def candidate_cells(grid: np.ndarray, adjacent: bool) -> dict[int, list[int]]:
 
 
 def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None = None,
-           samples: int | None = None, learned: bool = True, clock=None) -> PokerAdvice:
+           samples: int | None = None, learned: bool | str = True, clock=None) -> PokerAdvice:
     """Rank every legal cell for the turned card of ``state`` (the rules' scoring and placement rule apply).
 
     ``samples``: sampled orders of the unseen cards per candidate (rounded up to a multiple of :data:`BATCH`);
@@ -254,7 +259,7 @@ def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None 
 
 def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scoring | str, adjacent: bool,
                   rng: np.random.Generator, budget_ms: float | None = None, samples: int | None = None,
-                  learned: bool = True, clock=None) -> PokerAdvice:
+                  learned: bool | str = True, clock=None) -> PokerAdvice:
     """:func:`advise` on the compact layout: grid int[25] (-1 empty), card index, unseen card indices."""
     from assistant.advisors import poker_kernels as K
 
@@ -337,7 +342,7 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
     return build(values, method)
 
 
-def policy_placement(state: PokerState, learned: bool = True) -> Placement:
+def policy_placement(state: PokerState, learned: bool | str = True) -> Placement:
     """The bare playing policy's cell (no search; microseconds): the hint of a quick or weak advisor."""
     from assistant.advisors import poker_kernels as K
 

@@ -28,6 +28,8 @@ def add_arguments(parser) -> None:
                         help="adjacent: 'Nur neben eine Karte', every card after the first next to a placed one")
     parser.add_argument("--samples", type=int, default=None,
                         help="sampled card orders per candidate cell instead of a time budget (reproducible work)")
+    parser.add_argument("--values", choices=("auto", "deck-aware", "plain", "random-fill"), default="auto",
+                        help="line values of the playing policy (default auto: deck-aware where a table exists)")
     parser.add_argument("--policy", choices=POLICIES, default="mc",
                         help="mc: the advisor (default); policy: its bare playing policy, no search; "
                              "greedy: greedy on the random-fill line values (the baseline of ADVISORS.md)")
@@ -45,9 +47,9 @@ def play(task: dict) -> dict:
     from assistant.games.poker import PokerRules, PokerState
 
     rules = PokerRules(task["scoring"], adjacent_only=task["adjacent"])
-    key = (task["scoring"], task["adjacent"])
+    key = (task["scoring"], task["adjacent"], task.get("values", "auto"))
     if key not in _WARM:
-        A.warm_up(task["scoring"], task["adjacent"])
+        A.warm_up(task["scoring"], task["adjacent"], key[2])
         _WARM.add(key)
     state = PokerState(rules)
     rng = np.random.default_rng(task["rng_seed"])
@@ -58,9 +60,10 @@ def play(task: dict) -> dict:
         state.turn(card)
         t0, w0 = clock(), time.perf_counter()
         if task["policy"] == "mc":
-            cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"], clock=clock).placement
+            cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"], clock=clock,
+                            learned=task.get("values", "auto")).placement
         else:
-            cell = A.policy_placement(state, learned=task["policy"] == "policy")
+            cell = A.policy_placement(state, learned=task.get("values", "auto") if task["policy"] == "policy" else False)
         ms.append((clock() - t0) * 1000.0)
         wall.append((time.perf_counter() - w0) * 1000.0)
         state.place(cell)
@@ -95,7 +98,8 @@ def run(args) -> int:
     adjacent = args.variant == "adjacent"
     tasks = [
         {"deck": [str(c) for c in d[:25]], "scoring": args.scoring, "adjacent": adjacent, "budget_ms": args.budget_ms,
-         "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i], "clock": args.clock}
+         "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i], "clock": args.clock,
+         "values": args.values}
         for i, d in enumerate(deals)
     ]
     label = f"poker {args.scoring}{' adjacent' if adjacent else ''}"
@@ -113,6 +117,7 @@ def run(args) -> int:
         "scoring": args.scoring,
         "variant": args.variant or "standard",
         "policy": args.policy,
+        "values": args.values if args.policy != "greedy" else "random-fill",
         "budget_ms": None if args.samples is not None else args.budget_ms,
         "samples": args.samples,
         "jobs": args.jobs,
