@@ -249,3 +249,19 @@ def test_incremental_line_keys_match_the_definition():
                     assert got[li] == -1
                 else:
                     assert got[li] == _key_from_scratch(grid, li, deck_aware), (grid, li, deck_aware)
+
+
+def test_line_values_can_be_chosen():
+    state = PokerState()
+    for card in deal_order(2)[:5]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal_order(2)[5])
+    modes = {v: A.value_tables("american", False, v)[0] for v in ("auto", "deck-aware", "plain", "random-fill")}
+    assert modes == {"auto": 2, "deck-aware": 2, "plain": 1, "random-fill": 0}
+    assert A.value_tables("american", True, "auto")[0] == 1  # "Nur neben eine Karte": plain table only
+    for values in modes:
+        advice = A.advise(state, np.random.default_rng(0), samples=32, learned=values)
+        assert sorted(o.placement for o in advice.options) == sorted(state.legal_cells())
+    with pytest.raises(ValueError):
+        A.value_tables("american", False, "best")
