@@ -137,7 +137,7 @@ def test_camera_frames_reuse_names_of_unchanged_corners_but_not_of_a_changed_one
 
 # ------------------------------------------------------------------------------------------------ the committed model
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+MODELS = default_model_dir()  # models/ of this checkout, or $PATIENCE_LENS_MODELS
 HAVE_MODEL = (MODELS / "detector.onnx").is_file() or (MODELS / "vision.json").is_file()
 real_model = pytest.mark.skipif(not HAVE_MODEL, reason=f"no committed model in {MODELS} (detector.onnx + classifier.onnx)")
 TOMMY = json.loads((FIXTURES / "rendered_tommy.json").read_text())
@@ -174,9 +174,11 @@ def test_the_table_turned_round_reads_the_same(real, rotation):
 
 @real_model
 def test_a_small_crop_of_one_card(real):
+    """A 160x200 px cut around the 10c (with a little of the 7d beside it), enlarged to the detector's input."""
     x1, y1, x2, y2 = (int(v) for v in TOMMY["card_boxes"]["10c"])
-    crop = tommy_image()[max(y1 - 10, 0):y2 + 10, max(x1 - 10, 0):x2 + 10]
-    assert real.detect(crop).names == ["10c"]
+    crop = tommy_image()[max(y1 - 40, 0):y2 + 40, max(x1 - 40, 0):x2 + 40]
+    names = real.detect(crop).names
+    assert "10c" in names and set(names) <= {"10c", "7d"}, names
 
 
 @real_model
