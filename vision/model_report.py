@@ -183,7 +183,9 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
                 used.add(bj)
                 matched_pred.add(bj)
                 found += 1
-                crop = crop_index(img, boxes[bj])[None]
+                crop = crop_index(img, boxes[bj])  # 64 px, then shrunk to the classifier's input like the training crops
+                n = clf.get_inputs()[0].shape[-1]
+                crop = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)[None]
                 p = _classify(clf, crop)[0]
                 named += CARD_NAMES[int(p.argmax())] == card
         # unmatched predictions that overlap no label at all (tiny labels excluded above still count as matches)
