@@ -13,7 +13,8 @@ from test_detector import FAKE, fake_scene  # tests/ is on sys.path (pytest's pr
 from vision.detector import Detector
 from vision.evaluate import LabelledCard, LabelledImage, Tally, evaluate, format_report, load_edje, load_folder
 
-EDJE = Path("/work/shared/datasets/real-dev/edje-train")
+# shared/ lies beside the repository (as on the developers' machines and in CI)
+EDJE = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "real-dev" / "edje-train"
 
 
 @pytest.fixture(scope="module")

@@ -51,6 +51,7 @@ import numpy as np
 
 from assistant.advisors import tommy_kernels as K
 from assistant.cards import Card
+from assistant.stats import wilson_interval
 from assistant.games.tommy_rules import Move, TommyRules
 
 # Card steps per millisecond of budget: rollout card steps the kernel makes per ms on the project machine
@@ -352,16 +353,6 @@ def _pack(positions: list[_Pos]) -> tuple[np.ndarray, ...]:
 # ------------------------------------------------------------------------------------------------------------
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
 def advise(
     state_or_arrays: Any,
     rng: np.random.Generator,
@@ -485,7 +476,7 @@ def advise(
             (
                 (bool(alive[k]), score, sum(opts[k][1].fh)),  # ties: more cards up
                 TommyOption(
-                    moves[0], moves, p, (p, p) if exact else wilson(wins, m),
+                    moves[0], moves, p, (p, p) if exact else wilson_interval(wins, m),
                     0.0 if exact else math.sqrt(p * (1 - p) / m) if m else 1.0,
                     ef, m, not bool(alive[k]), score,
                 ),
