@@ -72,6 +72,20 @@ def play(task: dict) -> dict:
             "decision_ms": ms, "wall_ms": wall}
 
 
+def load_deals(args, count_flag: str) -> tuple[list, dict[str, Any]]:
+    """The deals to play (``--deals-file`` or seeded) and how they were chosen, for the summary."""
+    from assistant.cli import UserError
+
+    if args.deals_file:
+        try:
+            return common.load_deals_file(args.deals_file, expected_length=25), {"deals_file": args.deals_file}
+        except common.DealsFileError as exc:
+            raise UserError(str(exc)) from None
+    if args.count < 1:
+        raise UserError(f"{count_flag} must be at least 1")
+    return common.seeded_deals(args.count, args.seed), {"seed": args.seed}
+
+
 def log_records(records: list[dict]) -> list[dict]:
     """What the log keeps of each game: deck, placements, score (and the timing, which write_log drops)."""
     return [{k: v for k, v in r.items() if k not in ("restarts", "wall_ms")} for r in records]
@@ -79,18 +93,9 @@ def log_records(records: list[dict]) -> list[dict]:
 
 def run(args) -> int:
     from assistant.cli import UserError
+    from assistant.games.poker import PokerRules
 
-    if args.deals_file:
-        try:
-            deals = common.load_deals_file(args.deals_file, expected_length=25)
-        except common.DealsFileError as exc:
-            raise UserError(str(exc)) from None
-        source: dict[str, Any] = {"deals_file": args.deals_file}
-    else:
-        if args.count < 1:
-            raise UserError("--games must be at least 1")
-        deals = common.seeded_deals(args.count, args.seed)
-        source = {"seed": args.seed}
+    deals, source = load_deals(args, "--games")
     if args.budget_ms is not None and args.budget_ms <= 0:
         raise UserError("--budget-ms must be positive")
     if args.samples is not None and args.samples < 1:
@@ -107,7 +112,7 @@ def run(args) -> int:
     common.write_log(args.log, log_records(records))
     scores = [r["score"] for r in records]
     mean, low, high = common.mean_interval(scores)
-    threshold = 200 if args.scoring == "american" else 70
+    threshold = PokerRules(args.scoring).win_threshold
     wins = sum(s >= threshold for s in scores)
     w_low, w_high = common.wilson_interval(wins, len(scores))
     import numpy as np

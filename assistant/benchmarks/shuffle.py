@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from assistant.benchmarks import common
+from assistant.benchmarks.poker import load_deals, log_records
 
 
 def add_arguments(parser) -> None:
@@ -49,25 +50,11 @@ def play(task: dict) -> dict:
             "decision_ms": [ms], "wall_ms": [wall], "restarts": result.restarts}
 
 
-def log_records(records: list[dict]) -> list[dict]:
-    """What the log keeps of each game: deck, placements, score (and the timing, which write_log drops)."""
-    return [{k: v for k, v in r.items() if k not in ("restarts", "wall_ms")} for r in records]
-
-
 def run(args) -> int:
     from assistant.cli import UserError
+    from assistant.games.poker import PokerRules
 
-    if args.deals_file:
-        try:
-            deals = common.load_deals_file(args.deals_file, expected_length=25)
-        except common.DealsFileError as exc:
-            raise UserError(str(exc)) from None
-        source = {"deals_file": args.deals_file}
-    else:
-        if args.count < 1:
-            raise UserError("--sets must be at least 1")
-        deals = common.seeded_deals(args.count, args.seed)
-        source = {"seed": args.seed}
+    deals, source = load_deals(args, "--sets")
     if args.budget_ms is not None and args.budget_ms <= 0:
         raise UserError("--budget-ms must be positive")
     if args.restarts is not None and args.restarts < 1:
@@ -80,7 +67,7 @@ def run(args) -> int:
 
     scores = [r["score"] for r in records]
     mean, low, high = common.mean_interval(scores)
-    threshold = 310 if args.scoring == "american" else 120
+    threshold = PokerRules(args.scoring, shuffle=True).win_threshold
     wins = sum(s >= threshold for s in scores)
     w_low, w_high = common.wilson_interval(wins, len(scores))
     times = common.decision_times(records)
