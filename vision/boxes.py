@@ -17,26 +17,26 @@ def box_area(xyxy: np.ndarray) -> np.ndarray:
     return np.clip(xyxy[:, 2] - xyxy[:, 0], 0, None) * np.clip(xyxy[:, 3] - xyxy[:, 1], 0, None)
 
 
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(n, 4), (m, 4) -> (n, m) intersection over union."""
+def _intersections(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n, 4), (m, 4) -> the boxes as float32 arrays and the (n, m) areas of their pairwise intersections."""
     a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
     b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
     wh = np.clip(rb - lt, 0, None)
-    inter = wh[..., 0] * wh[..., 1]
+    return a, b, wh[..., 0] * wh[..., 1]
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(n, 4), (m, 4) -> (n, m) intersection over union."""
+    a, b, inter = _intersections(a, b)
     union = box_area(a)[:, None] + box_area(b)[None, :] - inter
     return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0).astype(np.float32)
 
 
 def box_ioa(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(n, 4), (m, 4) -> (n, m) intersection over the area of each box of ``a`` (1.0 = a inside b)."""
-    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    wh = np.clip(rb - lt, 0, None)
-    inter = wh[..., 0] * wh[..., 1]
+    a, _, inter = _intersections(a, b)
     return (inter / np.maximum(box_area(a)[:, None], 1e-9)).astype(np.float32)
 
 
