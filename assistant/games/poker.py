@@ -34,6 +34,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from assistant.cards import Card, CardError, full_deck
+from assistant.games.errors import IllegalMoveError
 from assistant.games.poker_hands import (
     LINE_NAMES,
     LINES,
@@ -65,10 +66,6 @@ SIZE = 5
 CELLS = SIZE * SIZE
 SAVE_FORMAT = "patience-lens/poker"
 SAVE_VERSION = 1
-
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow (occupied cell, not next to a card, no card to place ...); one-line reason."""
 
 
 # --------------------------------------------------------------------------------------------------- rules

@@ -48,12 +48,9 @@ from typing import ClassVar
 import numpy as np
 
 from assistant.cards import Card, Rank, full_deck
+from assistant.games.errors import IllegalMoveError
 
 PILES = 4  # waste piles and foundations
-
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow in this position; the message is one line saying why."""
 
 
 class MoveParseError(IllegalMoveError):
