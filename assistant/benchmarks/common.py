@@ -18,7 +18,7 @@ import numpy as np
 
 from assistant.cards import Card, CardError, check_distinct, parse_cards
 from assistant.deals import deal_order
-from assistant.stats import mean_interval, wilson_interval  # noqa: F401 (re-exported for the benchmarks)
+from assistant.stats import mean_interval, wilson_interval  # noqa: F401 (wilson_interval re-exported for the benchmarks)
 
 # One thread per numeric process (see docs/CONVENTIONS.md); set before numba/numpy pools start.
 for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -80,6 +80,18 @@ def run_games(play: Callable[[Any], dict], tasks: Sequence[Any], jobs: int = 1, 
                     results[futures[future]] = future.result()
                     progress.advance(bar)
     return [r for r in results if r is not None]
+
+
+def score_summary(scores: Sequence[float], threshold: int) -> dict[str, float]:
+    """Mean score with its 95% interval, median, and the share of games reaching ``threshold`` (Wilson 95%)."""
+    mean, low, high = mean_interval(scores)
+    wins = sum(s >= threshold for s in scores)
+    w_low, w_high = wilson_interval(wins, len(scores))
+    return {
+        "games": len(scores), "mean_score": mean, "mean_low": low, "mean_high": high,
+        "median_score": float(np.median(scores)), "win_threshold": threshold, "win_share": wins / len(scores),
+        "win_low": w_low, "win_high": w_high,
+    }
 
 
 def decision_times(records: Sequence[dict]) -> dict[str, float]:

@@ -111,12 +111,7 @@ def run(args) -> int:
     records = common.run_games(play, tasks, jobs=args.jobs, label=label)
     common.write_log(args.log, log_records(records))
     scores = [r["score"] for r in records]
-    mean, low, high = common.mean_interval(scores)
     threshold = PokerRules(args.scoring).win_threshold
-    wins = sum(s >= threshold for s in scores)
-    w_low, w_high = common.wilson_interval(wins, len(scores))
-    import numpy as np
-
     summary = {
         "benchmark": "poker",
         "scoring": args.scoring,
@@ -127,15 +122,7 @@ def run(args) -> int:
         "samples": args.samples,
         "jobs": args.jobs,
         **source,
-        "games": len(scores),
-        "mean_score": mean,
-        "mean_low": low,
-        "mean_high": high,
-        "median_score": float(np.median(scores)),
-        "win_threshold": threshold,
-        "win_share": wins / len(scores),
-        "win_low": w_low,
-        "win_high": w_high,
+        **common.score_summary(scores, threshold),
         "clock": args.clock,
         **common.decision_times(records),
     }

@@ -66,10 +66,7 @@ def run(args) -> int:
     import numpy as np
 
     scores = [r["score"] for r in records]
-    mean, low, high = common.mean_interval(scores)
     threshold = PokerRules(args.scoring, shuffle=True).win_threshold
-    wins = sum(s >= threshold for s in scores)
-    w_low, w_high = common.wilson_interval(wins, len(scores))
     times = common.decision_times(records)
     summary = {
         "benchmark": "shuffle",
@@ -78,15 +75,7 @@ def run(args) -> int:
         "restarts": args.restarts,
         "jobs": args.jobs,
         **source,
-        "games": len(scores),
-        "mean_score": mean,
-        "mean_low": low,
-        "mean_high": high,
-        "median_score": float(np.median(scores)),
-        "win_threshold": threshold,
-        "win_share": wins / len(scores),
-        "win_low": w_low,
-        "win_high": w_high,
+        **common.score_summary(scores, threshold),
         "median_ms_per_set": times["median_ms"],
         "p95_ms_per_set": times["p95_ms"],
         "mean_restarts": float(np.mean([r["restarts"] for r in records])),
