@@ -86,8 +86,11 @@ def snapshot_data(data: Path) -> Path:
 
 
 def train_detector(epochs: int = 30, imgsz: int = 416, batch: int = 16, data: Path | None = None, name: str = "detector",
-                   model_yaml: Path | None = None, seed: int = 0, hours: float | None = None) -> Path:
-    """Train (or resume) the detector; ``hours`` caps the wall time (ultralytics then fits the schedule to it)."""
+                   model_yaml: Path | None = None, seed: int = 0, hours: float | None = None,
+                   init: Path | None = None, warmup_epochs: float = 3.0, close_mosaic: int = 5) -> Path:
+    """Train (or resume) the detector; ``hours`` caps the wall time (ultralytics then fits the schedule to it).
+
+    ``init``: start from these weights instead of the bare YAML (fine-tuning, e.g. a 416 px model at 640 px)."""
     offline_env()
     _torch_one_thread()
     from ultralytics import YOLO, settings
@@ -101,11 +104,11 @@ def train_detector(epochs: int = 30, imgsz: int = 416, batch: int = 16, data: Pa
         model = YOLO(str(last))
         model.train(resume=True, workers=0, plots=False, amp=False)
     else:
-        model = YOLO(str(model_yaml or MODELS / "index_det.yaml"))
+        model = YOLO(str(init or model_yaml or MODELS / "index_det.yaml"))
         model.train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu", amp=False, plots=False,
-            project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, pretrained=False,
-            close_mosaic=5, fliplr=0.5, mosaic=1.0, scale=0.4, degrees=0.0, patience=100, val=True, verbose=True,
+            project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, pretrained=init is not None,
+            warmup_epochs=warmup_epochs, close_mosaic=close_mosaic, fliplr=0.5, mosaic=1.0, scale=0.4, degrees=0.0, patience=100, val=True, verbose=True,
             cache=False, save_period=-1, time=hours,
         )
     _note_time(project / name, time.time() - t0)

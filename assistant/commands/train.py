@@ -26,6 +26,10 @@ def add_parser(subparsers) -> None:
     d.add_argument("--data", type=Path, default=None, help="data.yaml (default datasets/build/detect/data.yaml)")
     d.add_argument("--name", default="detector", help="run folder under runs/")
     d.add_argument("--hours", type=float, default=None, help="train for this long (overrides --epochs for the schedule)")
+    d.add_argument("--init", type=Path, default=None,
+                   help="start from these weights (fine-tune, e.g. models/detector.pt at a larger --imgsz)")
+    d.add_argument("--warmup-epochs", type=float, default=3.0, help="learning-rate warm-up (use ~0.5 to fine-tune)")
+    d.add_argument("--close-mosaic", type=int, default=5, help="last epochs trained without mosaic")
     c = sub.add_parser("classifier", help="train the index-crop classifier")
     c.add_argument("--epochs", type=int, default=8)
     c.add_argument("--samples-per-epoch", type=int, default=12000, help="crops drawn per epoch")
@@ -74,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         if not Path(data).exists():
             raise UserError(f"{data} not found: run `patience dataset build` first")
         run_dir = train.train_detector(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, data=data, name=args.name,
-                                     hours=args.hours)
+                                     hours=args.hours, init=args.init, warmup_epochs=args.warmup_epochs,
+                                     close_mosaic=args.close_mosaic)
         print(f"detector trained: {run_dir}")
     elif args.step == "classifier":
         budget = args.hours * 3600 if args.hours else None
