@@ -205,7 +205,7 @@ def test_two_corners_of_one_card_are_one_card_with_the_union_box():
     cards, card_id = group_cards(corners)
     assert cards.data["card"].tolist() == ["Qh"] and cards.data["corners"].tolist() == [2]
     assert cards.xyxy[0].tolist() == [10, 10, 130, 180]
-    assert cards.confidence[0] == pytest.approx(0.9)
+    assert cards.confidence[0] == pytest.approx(0.9 ** 0.5)  # the best corner: box ** 0.5 x classifier (1.0)
     assert card_id.tolist() == [0, 0]
     assert cards.class_id.tolist() == [CARD_NAMES.index("Qh")]
 
@@ -241,6 +241,17 @@ def test_corners_inside_one_whole_card_box_vote_for_one_name():
     assert six.xyxy[0].tolist() == [5, 5, 140, 190] and card_id[1] == -1
     nine = cards[cards.data["card"] == "9d"]
     assert nine.xyxy[0].tolist() == [300, 10, 320, 40]  # the real 9d elsewhere is still a card
+
+
+def test_a_sure_name_outweighs_a_low_box_score_but_a_doubtful_name_does_not():
+    """Corner score = box ** 0.5 x classifier: a clear index the small detector scores 0.16 still counts (0.4 x 0.9),
+    a confidently boxed but doubtfully named one does not (0.95 x 0.3)."""
+    corners = named([(10, 10, 30, 40, 0.16, 0), (300, 10, 320, 40, 0.9, 0)], ["Qh", "2c"], card_conf=[0.9, 0.3])
+    cards, _ = group_cards(corners, min_score=0.3)
+    assert cards.data["card"].tolist() == ["Qh"]
+    assert cards.confidence[0] == pytest.approx(0.36)
+    cards, _ = group_cards(corners, min_score=0.3, box_power=1.0)  # the plain product would drop the Qh
+    assert len(cards) == 0
 
 
 def test_unnamed_corners_and_no_corners_give_no_cards():

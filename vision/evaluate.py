@@ -309,7 +309,7 @@ def format_report(name: str, tally: Tally) -> str:
 
 
 def threshold_sweep(images: Iterable[LabelledImage], detector, kind: str, box_thresholds=(0.05, 0.1, 0.15, 0.25),
-                    card_thresholds=(0.02, 0.05, 0.1, 0.2, 0.3), limit: int = 0) -> list[dict]:
+                    card_thresholds=(0.05, 0.1, 0.2, 0.3, 0.4, 0.5), limit: int = 0) -> list[dict]:
     """Scores for every (detector box threshold, card confidence threshold) pair from ONE run per image at the
     lowest box threshold: the raw boxes are filtered and regrouped (``Detector.assemble``) for each pair.
     (Corners are classified once, so second corners share names as at the lowest threshold: close enough.)"""

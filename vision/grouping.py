@@ -21,14 +21,18 @@ from vision.card_names import card_index
 from vision.detections import Detections
 
 DEFAULT_REACH = 8.0
+# The small detector scores true corners low (a clear real corner often 0.1-0.3) while the classifier's probability
+# separates right from wrong names better: a corner's score is box^0.5 x classifier. Chosen on the rendered
+# held-out-design val set, where it finds more cards than box x classifier at every false-card rate.
+DEFAULT_BOX_POWER = 0.5
 
 
-def corner_scores(corners: Detections) -> np.ndarray:
-    """(n,) detector confidence x classifier confidence (the classifier's when the detector names cards itself)."""
+def corner_scores(corners: Detections, box_power: float = DEFAULT_BOX_POWER) -> np.ndarray:
+    """(n,) detector confidence ** box_power x classifier confidence (the detector's alone when it names cards)."""
     cc = corners.data.get("card_confidence")
     if cc is None:
         return corners.confidence.copy()
-    return corners.confidence * np.asarray(cc, dtype=np.float32)
+    return corners.confidence ** np.float32(box_power) * np.asarray(cc, dtype=np.float32)
 
 
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
@@ -57,7 +61,7 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
 
 
 def group_cards(corners: Detections, card_boxes: Detections | None = None, reach: float = DEFAULT_REACH,
-                min_score: float = 0.0) -> tuple[Detections, np.ndarray]:
+                min_score: float = 0.0, box_power: float = DEFAULT_BOX_POWER) -> tuple[Detections, np.ndarray]:
     """Group named corners into cards.
 
     ``corners.data["card"]``: (n,) names, ``""`` for unnamed (ignored). ``card_boxes``: optional whole-card boxes.
@@ -67,7 +71,7 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     n = len(corners)
     card_id = np.full(n, -1, dtype=np.int64)
     names = corners.data.get("card", np.full(n, "", dtype=object))
-    scores = corner_scores(corners)
+    scores = corner_scores(corners, box_power)
     suppressed = vote_in_card_boxes(corners, names, scores, card_boxes)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor

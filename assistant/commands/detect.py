@@ -44,8 +44,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files or folders of images")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
-    parser.add_argument("--min-confidence", type=float, default=0.1, metavar="P",
-                        help="report cards whose detector x classifier confidence is at least P (default 0.1)")
+    parser.add_argument("--min-confidence", type=float, default=0.3, metavar="P",
+                        help="report cards whose confidence (detector score ** 0.5 x classifier probability) is at "
+                             "least P (default 0.3; lower finds more cards and more wrong ones)")
     parser.add_argument("--box-threshold", type=float, default=0.1, metavar="P",
                         help="keep detector boxes scoring at least P (default 0.1)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
