@@ -218,3 +218,22 @@ def test_the_second_corner_of_a_visible_card_takes_the_first_ones_name_when_it_i
     seen.clear()
     det.share_confidence = 2.0  # never share: every corner is classified
     assert sorted(det.detect(fake_scene()).names) == ["10d", "9s", "Qh"] and sum(seen) == 4
+
+
+def test_a_dynamic_shape_detector_takes_each_image_at_its_own_aspect():
+    """Exported with dynamic=True, a 640x480 frame goes in as 480x640 (not letterboxed to 640x640); sides are
+    multiples of the stride, the long side is imgsz, and tiny crops are enlarged at most max_upscale times."""
+    from types import SimpleNamespace
+
+    from vision.onnx_backend import OnnxYolo
+
+    def target(hw, dynamic=True):
+        model = SimpleNamespace(dynamic=dynamic, input_hw=(640, 640), max_upscale=4.0, stride=32)
+        return OnnxYolo.target_hw(model, hw)
+
+    assert target((480, 640)) == (480, 640)
+    assert target((640, 480)) == (640, 480)
+    assert target((3024, 4032)) == (480, 640)
+    assert target((504, 378)) == (640, 480)
+    assert target((50, 40)) == (224, 160)  # 4x, rounded up to the stride
+    assert target((480, 640), dynamic=False) == (640, 640)

@@ -91,6 +91,11 @@ class OnnxYolo:
         self.meta = session_metadata(self.session)
         self.input_name = self.session.get_inputs()[0].name
         self.input_hw = _input_hw(self.session, self.meta)
+        shape = self.session.get_inputs()[0].shape
+        # exported with dynamic=True: each image goes in at its own aspect (long side = imgsz, sides multiples of
+        # the stride), so a 640x480 frame costs 640x480, not 640x640
+        self.dynamic = not (isinstance(shape[2], int) and isinstance(shape[3], int))
+        self.stride = 32
         self.end2end = bool(self.meta.get("end2end", False))
         names = _names(self.meta.get("names"), classes)
         out_shape = self.session.get_outputs()[0].shape
@@ -103,8 +108,17 @@ class OnnxYolo:
         self.max_det = max_det
         self.max_upscale = max_upscale  # a tiny crop is enlarged at most this much (indices stay card-sized)
 
+    def target_hw(self, image_hw: tuple[int, int]) -> tuple[int, int]:
+        """The model input size for an image: ``input_hw``, or for a dynamic model the image's own aspect."""
+        if not self.dynamic:
+            return self.input_hw
+        ih, iw = image_hw
+        scale = min(self.input_hw[0] / ih, self.input_hw[1] / iw, self.max_upscale)
+        s = self.stride
+        return max(s, -(-round(ih * scale) // s) * s), max(s, -(-round(iw * scale) // s) * s)
+
     def preprocess(self, image_bgr: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        img, lb = letterbox(image_bgr, self.input_hw, max_scale=self.max_upscale)
+        img, lb = letterbox(image_bgr, self.target_hw(image_bgr.shape[:2]), max_scale=self.max_upscale)
         x = np.ascontiguousarray(img[..., ::-1].transpose(2, 0, 1)[None], dtype=np.float32)
         x *= 1.0 / 255.0
         return x, lb

@@ -229,3 +229,32 @@ def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print)
             lab.write_text("\n".join(scene.yolo_lines()) + "\n")
     log(f"relabelled {stats['moved']} indices in {stats['images']} pictures")
     return stats
+
+
+def named_index_dataset(detect: Path, out: Path) -> Path:
+    """The same scenes labelled for a SINGLE-STAGE detector: one class per card (52, ``CARD_NAMES`` order) on every
+    labelled corner index, no whole-card class; images are linked, not copied. Used to measure a 52-class detector
+    against the two-stage design (detector + crop classifier). Returns the data.yaml."""
+    from vision.card_names import CARD_NAMES, card_index
+
+    for split in SPLITS:
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for meta_file in sorted((detect / "meta" / split).glob("*.json")):
+            label_file = detect / "labels" / split / (meta_file.stem + ".txt")
+            image = detect / "images" / split / (meta_file.stem + ".jpg")
+            if not label_file.exists() or not image.exists():
+                continue
+            indices = json.loads(meta_file.read_text())["indices"]
+            rows = [ln for ln in label_file.read_text().splitlines() if ln.startswith("0 ")]
+            if len(rows) != len(indices):  # a label was clipped away: the order no longer pairs them up
+                continue
+            lines = [f"{card_index(ix['card'])} {row[2:]}" for ix, row in zip(indices, rows)]
+            (out / "labels" / split / label_file.name).write_text("\n".join(lines) + ("\n" if lines else ""))
+            link = out / "images" / split / image.name
+            if not link.exists():
+                link.symlink_to(image.resolve())
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CARD_NAMES))
+    data = out / "data.yaml"
+    data.write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    return data

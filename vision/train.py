@@ -356,7 +356,10 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     return onnx_path
 
 
-def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17, imgsz: int = 416) -> Path:
+def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17, imgsz: int = 416,
+                    dynamic: bool = False) -> Path:
+    """best.pt of a run -> ``out/detector.onnx`` (+ a stripped ``detector.pt``). ``dynamic``: height and width
+    are free (the long side ``imgsz``), so a 640x480 frame is not padded to a square (``OnnxYolo.target_hw``)."""
     offline_env()
     _torch_one_thread()
     from ultralytics import YOLO
@@ -366,7 +369,7 @@ def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17
     if not weights.exists():
         weights = run / "weights" / "last.pt"
     model = YOLO(str(weights))
-    f = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=opset, dynamic=False, half=False))
+    f = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=opset, dynamic=dynamic, half=False))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(f, out / "detector.onnx")
     from ultralytics.utils.torch_utils import strip_optimizer

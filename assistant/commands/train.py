@@ -38,6 +38,9 @@ def add_parser(subparsers) -> None:
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
+    e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
+    e.add_argument("--dynamic", action="store_true",
+                   help="free input height and width (each frame at its own aspect, long side --imgsz)")
     r = sub.add_parser("report", help="measure the exported models on the held-out designs (models/metrics.json)")
     r.add_argument("--imgsz", type=int, default=416)
     a = sub.add_parser("all", help="the committed recipe: dataset fetch/build, detector, classifier, export, report")
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                                        samples_per_epoch=args.samples_per_epoch)
         print(f"classifier trained: {run_dir}")
     elif args.step == "export":
-        det = train.export_detector(imgsz=args.imgsz)
+        det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier()
         man = train.write_manifest(imgsz=args.imgsz)
         print(f"exported {det}, {clf}, {man}")
