@@ -8,6 +8,7 @@ BENCHMARKS = {
     "tommy": ("assistant.benchmarks.tommy", "Sir Tommy: win rate of the advisor (and the perfect-information ceiling)"),
     "poker": ("assistant.benchmarks.poker", "Poker Patience: mean score of the advisor, American or English"),
     "shuffle": ("assistant.benchmarks.shuffle", "Poker Shuffle: mean score of the best arrangement found per set"),
+    "replay": ("assistant.benchmarks.replay", "check benchmark logs: every move legal, results as recorded"),
 }
 
 
