@@ -64,8 +64,9 @@ def _classify(sess, crops_bgr, batch=256):
 
 
 def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
-    x, y = _load_crops(BUILD / "crops" / "val")
     sess = _session(path)
+    size = int(sess.get_inputs()[0].shape[-1])  # the classifier's input: 64 px crops are shrunk to it
+    x, y = _load_crops(BUILD / "crops" / "val", size=size)
     t = time.time()
     p = _classify(sess, x)
     ms = (time.time() - t) / len(x) * 1000
@@ -78,7 +79,7 @@ def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
     conf = Counter((CARD_NAMES[b], CARD_NAMES[a]) for a, b in zip(pred, y) if a != b)
     rank_conf = Counter((rank(b), rank(a)) for a, b in zip(pred, y) if rank(a) != rank(b))
     suit_conf = Counter((suit(b), suit(a)) for a, b in zip(pred, y) if suit(a) != suit(b))
-    x12, y12 = _load_crops(BUILD / "crops" / "val", min_px=12.0, min_visible=0.7)
+    x12, y12 = _load_crops(BUILD / "crops" / "val", size=size, min_px=12.0, min_visible=0.7)
     ok12 = _classify(sess, x12).argmax(1) == y12
     return {
         "crops": int(len(y)),
@@ -205,21 +206,22 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
 
 
 def report(imgsz: int = 416, out: Path = MODELS / "metrics.json", data_seconds: float | None = None,
-           readme: Path = MODELS / "README.md") -> Path:
+           readme: Path = MODELS / "README.md", run: str = "detector") -> Path:
+    """All figures -> ``out`` and the model card's metrics table; ``run``: the detector's run folder in runs/."""
     res = {}
     if data_seconds is not None:
         res["data_wall_s"] = round(data_seconds)
-    if (RUNS / "detector").exists():
-        res["detector_val_heldout"] = detector_val(imgsz)
+    if (RUNS / run).exists():
+        res["detector_val_heldout"] = detector_val(imgsz, RUNS / run)
     if (MODELS / "classifier.onnx").exists():
         res["classifier_val_heldout"] = classifier_val()
     if (MODELS / "detector.onnx").exists() and (MODELS / "classifier.onnx").exists():
         res["end_to_end_val_heldout"] = end_to_end(imgsz)
-    for name in ("detector", "classifier"):
+    for key, name in (("detector", run), ("classifier", "classifier")):
         f = RUNS / name / "wall_time.json"
         if f.exists():
-            res[f"{name}_training_wall_s"] = round(json.loads(f.read_text())["seconds"])
-    csv = RUNS / "detector" / "results.csv"
+            res[f"{key}_training_wall_s"] = round(json.loads(f.read_text())["seconds"])
+    csv = RUNS / run / "results.csv"
     if csv.exists():
         res["detector_epochs"] = max(0, len(csv.read_text().strip().splitlines()) - 1)
     hist = RUNS / "classifier" / "history.json"

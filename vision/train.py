@@ -134,9 +134,9 @@ CLASSIFIER_INPUT = 32  # px: the 64 px training crops are shrunk (INTER_AREA) to
 CROPNET_WIDTH = 2  # the committed classifier; width 1 (16-32-64-64, ~0.2 M parameters) underfitted
 
 
-def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH):
-    """A small CNN for 32x32 RGB index crops. Width 2: conv 32-64-128-128 + FC 256, ~0.8 M parameters,
-    ~20 M multiply-adds per crop."""
+def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH, input_size: int = CLASSIFIER_INPUT):
+    """A small CNN for square RGB index crops (32 px: width 2 is conv 32-64-128-128 + FC 256, ~0.8 M parameters,
+    ~20 M multiply-adds per crop; 48 px: 2.25x the convolutions)."""
     from torch import nn
 
     def block(cin, cout):
@@ -146,8 +146,8 @@ def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH):
     return nn.Sequential(
         *block(3, c1), nn.MaxPool2d(2),  # 16x16
         *block(c1, c2), nn.MaxPool2d(2),  # 8x8
-        *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),  # 4x4: where things are still matters (6 vs 9)
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * 16, 128 * width), nn.ReLU(inplace=True), nn.Dropout(0.2),
+        *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),  # 4x4 at 32 px: where things are still matters (6 vs 9)
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * (input_size // 8) ** 2, 128 * width), nn.ReLU(inplace=True), nn.Dropout(0.2),
         nn.Linear(128 * width, n_classes),
     )
 
@@ -243,9 +243,12 @@ def evaluate_classifier(model, x, y, torch, batch: int = 512):
 
 def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
-                     val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None) -> Path:
+                     val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None,
+                     input_size: int = CLASSIFIER_INPUT) -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
-    budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops."""
+    budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops.
+    ``init``: start from another run's weights; layers whose shape differs (the first FC when ``input_size``
+    changes) start afresh."""
     import numpy as np
 
     torch = _torch_one_thread()
@@ -253,17 +256,20 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     crops = Path(crops or BUILD / "crops")
     run = RUNS / name
     run.mkdir(parents=True, exist_ok=True)
-    xtr, ytr = _load_crops(crops / "train", min_px=min_px, min_visible=min_visible)
-    xva, yva = _load_crops(crops / "val")
+    xtr, ytr = _load_crops(crops / "train", size=input_size, min_px=min_px, min_visible=min_visible)
+    xva, yva = _load_crops(crops / "val", size=input_size)
     sel = np.random.default_rng(seed).permutation(len(xva))[:val_limit]
     xva, yva = xva[sel], yva[sel]
     log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check")
-    model = make_cropnet(len(CARD_NAMES))
-    log(f"cropnet width {CROPNET_WIDTH}: {sum(p.numel() for p in model.parameters())} parameters; training crops: "
-        f"indices >= {min_px} px, >= {min_visible:.0%} visible")
-    if init is not None:  # fine-tune from another run's weights (a second, lower learning-rate cycle)
-        model.load_state_dict(torch.load(init, weights_only=False)["model"])
-        log(f"starting from {init}")
+    model = make_cropnet(len(CARD_NAMES), input_size=input_size)
+    log(f"cropnet width {CROPNET_WIDTH}, {input_size} px: {sum(p.numel() for p in model.parameters())} parameters; "
+        f"training crops: indices >= {min_px} px, >= {min_visible:.0%} visible")
+    if init is not None:  # fine-tune from another run's weights (a second cycle, or a larger input)
+        mine = model.state_dict()
+        theirs = {k: v for k, v in torch.load(init, weights_only=False)["model"].items()
+                  if k in mine and v.shape == mine[k].shape}
+        model.load_state_dict(theirs, strict=False)
+        log(f"starting from {init} ({len(theirs)} of {len(mine)} tensors)")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     per_epoch = min(samples_per_epoch, len(xtr))
     steps_per_epoch = (per_epoch + batch - 1) // batch
@@ -299,7 +305,8 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
         log(f"epoch {epoch + 1}/{epochs} loss {tot / len(perm):.3f} held-out top-1 {acc:.4f} ({time.time() - te:.0f} s)")
         if acc >= best:
             best = acc
-            torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc}, run / "best.pt")
+            torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc, "input_size": input_size},
+                       run / "best.pt")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
                     "history": history, "best": best}, ck)
         if time_budget_s and time.time() - t0 > time_budget_s:
@@ -321,14 +328,16 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     torch = _torch_one_thread()
     run = Path(run or RUNS / "classifier")
     state = torch.load(run / "best.pt", weights_only=False)
-    model = make_cropnet(len(CARD_NAMES))
+    size = int(state.get("input_size", CLASSIFIER_INPUT))
+    model = make_cropnet(len(CARD_NAMES), input_size=size)
     model.load_state_dict(state["model"])
     model.eval()
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES), "arch": f"vision.train.make_cropnet(52, width={CROPNET_WIDTH})",
-                "input": f"nx3x{CLASSIFIER_INPUT}x{CLASSIFIER_INPUT} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
-    n = CLASSIFIER_INPUT
+    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES),
+                "arch": f"vision.train.make_cropnet(52, width={CROPNET_WIDTH}, input_size={size})",
+                "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
+    n = size
     dummy = torch.zeros(1, 3, n, n)
     onnx_path = out / "classifier.onnx"
     torch.onnx.export(full, dummy, str(onnx_path), input_names=["images"], output_names=["probs"], opset_version=opset,

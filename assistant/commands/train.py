@@ -1,8 +1,10 @@
 """``patience train``: train the card recogniser from the synthetic data and export it to ``models/``.
 
     patience train detector --epochs 24 --imgsz 416   # YOLO corner-index detector (resumes runs/detector)
+    patience train detector --name detector640 --imgsz 640 --init runs/detector/weights/best.pt --hours 1.7 \
+        --warmup-epochs 0.5 --close-mosaic 2          # second stage: fine-tuned at 640 px
     patience train classifier --epochs 8              # crop classifier, 52 cards (resumes runs/classifier)
-    patience train export                             # models/detector.onnx|.pt, classifier.onnx|.pt, vision.json
+    patience train export --run detector640 --imgsz 640 --dynamic   # models/detector.onnx|.pt, classifier, vision.json
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -34,17 +36,25 @@ def add_parser(subparsers) -> None:
     c.add_argument("--epochs", type=int, default=8)
     c.add_argument("--samples-per-epoch", type=int, default=12000, help="crops drawn per epoch")
     c.add_argument("--batch", type=int, default=128)
+    c.add_argument("--input", type=int, default=32, help="classifier input in px (the 64 px crops are shrunk to it)")
+    c.add_argument("--name", default="classifier", help="run folder under runs/")
+    c.add_argument("--init", type=Path, default=None, help="start from this run's weights (e.g. runs/classifier/best.pt)")
+    c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
+    e.add_argument("--classifier-run", default="classifier", help="classifier run folder under runs/")
     e.add_argument("--dynamic", action="store_true",
                    help="free input height and width (each frame at its own aspect, long side --imgsz)")
     r = sub.add_parser("report", help="measure the exported models on the held-out designs (models/metrics.json)")
     r.add_argument("--imgsz", type=int, default=416)
+    r.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
     a = sub.add_parser("all", help="the committed recipe: dataset fetch/build, detector, classifier, export, report")
-    a.add_argument("--detector-hours", type=float, default=1.25)
+    a.add_argument("--detector-hours", type=float, default=1.25, help="first detector stage, 416 px (default 1.25)")
+    a.add_argument("--finetune-hours", type=float, default=1.7,
+                   help="second detector stage: the 416 px model fine-tuned at 640 px (default 1.7)")
     a.add_argument("--classifier-epochs", type=int, default=30)
     p.set_defaults(func=run, step=None)
 
@@ -69,12 +79,14 @@ def run(args: argparse.Namespace) -> int:
         artwork.prepare_all()
         synth.build(train.BUILD, 3000, 300, seed=0, workers=1)
         t1 = time.time()
-        train.train_detector(epochs=30, imgsz=416, batch=16, hours=args.detector_hours)
+        first = train.train_detector(epochs=30, imgsz=416, batch=16, hours=args.detector_hours)
+        train.train_detector(epochs=8, imgsz=640, batch=16, name="detector640", hours=args.finetune_hours,
+                             init=first / "weights" / "best.pt", warmup_epochs=0.5, close_mosaic=2)
         train.train_classifier(epochs=args.classifier_epochs, samples_per_epoch=48000)
-        train.export_detector(imgsz=416)
+        train.export_detector(run=train.RUNS / "detector640", imgsz=640, dynamic=True)
         train.export_classifier()
-        train.write_manifest(imgsz=416)
-        out = model_report.report(imgsz=416, data_seconds=t1 - t0)
+        train.write_manifest(imgsz=640)
+        out = model_report.report(imgsz=640, data_seconds=t1 - t0, run="detector640")
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
@@ -87,16 +99,17 @@ def run(args: argparse.Namespace) -> int:
     elif args.step == "classifier":
         budget = args.hours * 3600 if args.hours else None
         run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget,
-                                       samples_per_epoch=args.samples_per_epoch)
+                                       samples_per_epoch=args.samples_per_epoch, input_size=args.input, name=args.name,
+                                       init=args.init, lr=args.lr)
         print(f"classifier trained: {run_dir}")
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
-        clf = train.export_classifier()
+        clf = train.export_classifier(run=train.RUNS / args.classifier_run)
         man = train.write_manifest(imgsz=args.imgsz)
         print(f"exported {det}, {clf}, {man}")
     else:
         from vision import model_report
 
-        out = model_report.report(imgsz=args.imgsz)
+        out = model_report.report(imgsz=args.imgsz, run=args.run)
         print(f"metrics written to {out}")
     return 0
