@@ -265,3 +265,91 @@ def test_line_values_can_be_chosen():
         assert sorted(o.placement for o in advice.options) == sorted(state.legal_cells())
     with pytest.raises(ValueError):
         A.value_tables("american", False, "best")
+
+
+# ------------------------------------------------------------------------------------------------ two-ply rollouts
+
+
+def _lines_total_from_scratch(grid, V, pts):
+    """Sum of the plain learned values of the ten lines of ``grid`` (points of full lines)."""
+    t = int((grid >= 0).sum())
+    keys = K.state_keys(grid, False)
+    total = 0.0
+    for li in range(10):
+        if keys[li] < 0:
+            total += K._line_points(grid, li, pts)
+        else:
+            total += V[0 if li < 5 else 1, t, keys[li]]
+    return total
+
+
+def test_two_ply_choice_is_the_best_expectation_over_the_next_card():
+    # "Das Können steckt darin, jede Karte gut zu platzieren, ohne zu wissen, was noch kommt" (004): the two-ply
+    # choice is the cell whose line values, after the best cell for the next card, are largest on average over
+    # every card that can come next.
+    mode, T, V, pts = A.value_tables("english", False, "plain")
+    rng = np.random.default_rng(3)
+    for trial in range(3):
+        deck = rng.permutation(52)
+        n = 9 + 4 * trial
+        grid = np.full(25, -1, dtype=np.int64)
+        grid[rng.permutation(25)[:n]] = deck[:n]
+        card = int(deck[n])
+        others = np.array(deck[n + 1:], dtype=np.int64)
+        empty = [c for c in range(25) if grid[c] < 0]
+        expected = {}
+        for x in empty:
+            g = grid.copy()
+            g[x] = card
+            values = []
+            for c in others:
+                best = -1e18
+                for y in empty:
+                    if y != x:
+                        g[y] = c
+                        best = max(best, _lines_total_from_scratch(g, V, pts))
+                        g[y] = -1
+                values.append(best)
+            expected[x] = float(np.mean(values))
+        st, tmp = K._new_state(), K._new_state()
+        for cell in range(25):
+            if grid[cell] >= 0:
+                K._place_state(cell, grid[cell], *st)
+        cell = K._lookahead_cell(card, n, others, 0, mode, T, V, pts, st, tmp, np.zeros(10),
+                                 np.zeros(25, dtype=np.int64), np.zeros(25))
+        top = max(expected.values())
+        assert expected[int(cell)] == pytest.approx(top), (trial, cell, expected)
+
+
+def test_rollouts_with_a_beam_of_one_are_the_one_ply_rollouts():
+    mode, T, V, pts = A.value_tables("american")
+    state = PokerState()
+    deal = deal_order(31)
+    for card in deal[:7]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal[7])
+    arrays = state.to_arrays()
+    grid = arrays.grid.astype(np.int64)
+    unseen = np.asarray(arrays.unseen, dtype=np.int64)
+    cells = np.array([c for c in range(25) if grid[c] < 0][:5], dtype=np.int64)
+    decks = np.array([np.random.default_rng(i).permutation(unseen)[:17] for i in range(16)], dtype=np.int64)
+    plain = K.mc_scores(grid, int(arrays.current), cells, decks, False, mode, T, V, pts)
+    first = np.full((25, 52), -1, dtype=np.int64)
+    beam1 = K.mc_scores_lookahead(grid, int(arrays.current), cells, decks, unseen, first, 1, mode, T, V, pts)
+    assert np.array_equal(plain, beam1)
+    assert (first[cells] >= 0).sum() > 0
+
+
+def test_two_ply_rollouts_are_reproducible_and_legal():
+    state = PokerState(PokerRules("english"))
+    deal = deal_order(12)
+    for card in deal[:6]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal[6])
+    a = A.advise(state, np.random.default_rng(4), samples=64, lookahead=4)
+    b = A.advise(state, np.random.default_rng(4), samples=64, lookahead=4)
+    assert a == b
+    assert sorted(o.placement for o in a.options) == sorted(state.legal_cells())
+    assert A.advise(state, np.random.default_rng(4), samples=64, lookahead=0).options  # one-ply rollouts still there

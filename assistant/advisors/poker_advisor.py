@@ -63,6 +63,9 @@ EXACT_EMPTY = 3
 PRUNE_Z = 3.0
 #: ... but not before this many sampled orders.
 PRUNE_MIN = 4 * BATCH
+#: Rollouts place their first card by a two-ply choice among this many best one-ply cells (0: one-ply policy only);
+#: free placement with learned values only.
+LOOKAHEAD_BEAM = 0
 
 VALUES_FILE = Path(__file__).with_name("poker_values.json")
 
@@ -239,13 +242,15 @@ def candidate_cells(grid: np.ndarray, adjacent: bool) -> dict[int, list[int]]:
 
 
 def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None = None,
-           samples: int | None = None, learned: bool | str = True, clock=None) -> PokerAdvice:
+           samples: int | None = None, learned: bool | str = True, clock=None,
+           lookahead: int | None = None) -> PokerAdvice:
     """Rank every legal cell for the turned card of ``state`` (the rules' scoring and placement rule apply).
 
     ``samples``: sampled orders of the unseen cards per candidate (rounded up to a multiple of :data:`BATCH`);
     ``budget_ms``: think for about that long instead (default 250 ms when neither is given), measured by
     ``clock`` (default ``time.perf_counter``, wall time; ``time.process_time`` counts only this process's CPU time,
-    for benchmarks on a shared machine).
+    for benchmarks on a shared machine). ``lookahead``: the beam of the rollouts' two-ply first step (default
+    :data:`LOOKAHEAD_BEAM`; 0 plays every rollout with the one-ply policy).
     """
     if state.rules.shuffle:
         raise ValueError("Poker Shuffle has no turned card to place one by one: use assistant.advisors.shuffle_solver")
@@ -254,12 +259,13 @@ def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None 
         raise ValueError("no turned card waits to be placed: turn a card first")
     arrays = state.to_arrays()
     return advise_arrays(arrays.grid, card.index, arrays.unseen, state.rules.scoring, state.rules.adjacent_only,
-                         rng, budget_ms=budget_ms, samples=samples, learned=learned, clock=clock)
+                         rng, budget_ms=budget_ms, samples=samples, learned=learned, clock=clock,
+                         lookahead=lookahead)
 
 
 def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scoring | str, adjacent: bool,
                   rng: np.random.Generator, budget_ms: float | None = None, samples: int | None = None,
-                  learned: bool | str = True, clock=None) -> PokerAdvice:
+                  learned: bool | str = True, clock=None, lookahead: int | None = None) -> PokerAdvice:
     """:func:`advise` on the compact layout: grid int[25] (-1 empty), card index, unseen card indices."""
     from assistant.advisors import poker_kernels as K
 
@@ -295,6 +301,9 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
 
     need = empties - 1
     n_un = unseen.size
+    beam = LOOKAHEAD_BEAM if lookahead is None else int(lookahead)
+    use_lookahead = beam > 0 and not adjacent and mode > 0
+    first = np.full((25, 52), -1, dtype=np.int64)  # the rollouts' first follow-up cell by candidate and card
     target_batches = None if samples is None else max(1, math.ceil(samples / BATCH))
     active = list(range(len(reps)))
     chunks: list[list[np.ndarray]] = [[] for _ in reps]
@@ -304,7 +313,10 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
         idx = np.argsort(rng.random((BATCH, n_un)), axis=1)[:, :need]
         decks = unseen[idx]
         t0 = clock()
-        out = K.mc_scores(grid, int(card), reps[active], decks, bool(adjacent), mode, T, V, pts)
+        if use_lookahead:
+            out = K.mc_scores_lookahead(grid, int(card), reps[active], decks, unseen, first, beam, mode, T, V, pts)
+        else:
+            out = K.mc_scores(grid, int(card), reps[active], decks, bool(adjacent), mode, T, V, pts)
         last_dt_per_cand = (clock() - t0) / len(active)
         for j, a in enumerate(active):
             chunks[a].append(out[j])

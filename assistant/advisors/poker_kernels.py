@@ -580,6 +580,173 @@ def mc_scores(grid0, card, cells, decks, adjacent, mode, T, V, pts):
 
 
 @njit(cache=True)
+def _lines_total(t, mode, V, pts, lines, counts, rcnt, mask, lsuit, pat, key):
+    """Sum of the ten line values (points of the full lines) with ``t`` cards on the grid (learned values)."""
+    tot = 0.0
+    for li in range(10):
+        lt = 0 if li < 5 else 1
+        if counts[li] == 5:
+            tot += pts[hand_category(lines[li, 0], lines[li, 1], lines[li, 2], lines[li, 3], lines[li, 4])]
+        elif mode == 2:
+            tot += V[lt, t, _key2(li, -1, -1, lines, counts, rcnt, mask, lsuit, pat, key)]
+        else:
+            tot += V[lt, t, key[li]]
+    return tot
+
+
+@njit(cache=True)
+def _lookahead_cell(card, t, others, beam, mode, T, V, pts, st, tmp, gains, cand, candv):
+    """Two-ply choice (free placement, learned values): of the ``beam`` cells with the largest one-ply gain,
+    the one whose value after the card is largest in expectation over the next card (every card of ``others``
+    equally likely) placed at its best cell. ``t``: cards on the grid before ``card``."""
+    grid, lines, counts, rcnt, mask, lsuit, pat, key = st
+    g2, l2, c2, r2, m2, s2, p2, k2 = tmp
+    for li in range(10):
+        if counts[li] < 5:
+            gains[li] = _gain(li, card, t + 1, mode, T, V, pts, lines, counts, rcnt, mask, lsuit, pat, key)
+    nc = 0
+    for cell in range(25):
+        if grid[cell] < 0:
+            cand[nc] = cell
+            candv[nc] = gains[cell // 5] + gains[5 + cell % 5]
+            nc += 1
+    nb = nc if (beam <= 0 or beam > nc) else beam
+    for j in range(nb):  # the beam: partial selection sort, ties to the lower cell as the one-ply policy
+        b = j
+        for q in range(j + 1, nc):
+            if candv[q] > candv[b] or (candv[q] == candv[b] and cand[q] < cand[b]):
+                b = q
+        cc = cand[j]
+        cand[j] = cand[b]
+        cand[b] = cc
+        vv = candv[j]
+        candv[j] = candv[b]
+        candv[b] = vv
+    if nb == 1 or t + 2 >= 25 or others.shape[0] == 0:
+        return cand[0]
+    best = cand[0]
+    best_v = -1e18
+    for j in range(nb):
+        cell = cand[j]
+        g2[:] = grid
+        l2[:, :] = lines
+        c2[:] = counts
+        r2[:, :] = rcnt
+        m2[:] = mask
+        s2[:] = lsuit
+        p2[:] = pat
+        k2[:] = key
+        _place_state(cell, card, g2, l2, c2, r2, m2, s2, p2, k2)
+        tot = 0.0
+        for q in range(others.shape[0]):
+            c = others[q]
+            for li in range(10):
+                if c2[li] < 5:
+                    gains[li] = _gain(li, c, t + 2, mode, T, V, pts, l2, c2, r2, m2, s2, p2, k2)
+            bv = -1e18
+            for x in range(25):
+                if g2[x] < 0:
+                    v = gains[x // 5] + gains[5 + x % 5]
+                    if v > bv:
+                        bv = v
+            tot += bv
+        v = _lines_total(t + 2, mode, V, pts, l2, c2, r2, m2, s2, p2, k2) + tot / others.shape[0]
+        if v > best_v:
+            best_v = v
+            best = cell
+    return best
+
+
+@njit(cache=True)
+def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T, V, pts):
+    """:func:`mc_scores` (free placement, learned values) whose rollouts place their first card by the two-ply
+    choice (:func:`_lookahead_cell` over the other unseen cards), the rest by the one-ply policy. The first card's
+    cell depends only on the candidate and the card, so it is kept in ``first[candidate, card]`` (-1: not yet
+    known) from batch to batch."""
+    nc = cells.shape[0]
+    ns = decks.shape[0]
+    out = np.zeros((nc, ns), dtype=np.float64)
+    base = _new_state()
+    occ0 = 0
+    t0 = 0
+    for cell in range(25):
+        if grid0[cell] >= 0:
+            _place_state(cell, grid0[cell], base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7])
+            occ0 |= 1 << cell
+            t0 += 1
+    grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
+    tmp = _new_state()
+    gains = np.zeros(10, dtype=np.float64)
+    cand = np.zeros(25, dtype=np.int64)
+    candv = np.zeros(25, dtype=np.float64)
+    others = np.zeros(max(unseen.shape[0] - 1, 1), dtype=np.int64)
+    for a in range(nc):
+        for s in range(ns):
+            grid[:] = base[0]
+            lines[:, :] = base[1]
+            counts[:] = base[2]
+            rcnt[:, :] = base[3]
+            mask[:] = base[4]
+            lsuit[:] = base[5]
+            pat[:] = base[6]
+            key[:] = base[7]
+            _place_state(cells[a], card, grid, lines, counts, rcnt, mask, lsuit, pat, key)
+            occ = occ0 | (1 << cells[a])
+            t = t0 + 1
+            i = 0
+            while t < 25:
+                c = decks[s, i]
+                i += 1
+                if i == 1:
+                    cell = first[cells[a], c]
+                    if cell < 0:
+                        n = 0
+                        for q in range(unseen.shape[0]):
+                            if unseen[q] != c:
+                                others[n] = unseen[q]
+                                n += 1
+                        cell = _lookahead_cell(c, t, others[:n], beam, mode, T, V, pts,
+                                               (grid, lines, counts, rcnt, mask, lsuit, pat, key), tmp, gains,
+                                               cand, candv)
+                        first[cells[a], c] = cell
+                else:
+                    cell = _policy(c, t, occ, False, mode, T, V, pts, gains, grid, lines, counts, rcnt, mask, lsuit,
+                                   pat, key)
+                _place_state(cell, c, grid, lines, counts, rcnt, mask, lsuit, pat, key)
+                occ |= 1 << cell
+                t += 1
+            out[a, s] = grid_score(grid, pts)
+    return out
+
+
+@njit(cache=True)
+def play_games_lookahead(decks, beam, mode, T, V, pts):
+    """Scores of the two-ply policy (:func:`_lookahead_cell`, next card over every unseen card) on ``decks``."""
+    out = np.zeros(decks.shape[0], dtype=np.float64)
+    st = _new_state()
+    tmp = _new_state()
+    gains = np.zeros(10, dtype=np.float64)
+    cand = np.zeros(25, dtype=np.int64)
+    candv = np.zeros(25, dtype=np.float64)
+    others = np.zeros(52, dtype=np.int64)
+    for g in range(decks.shape[0]):
+        _reset_state(st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7])
+        used = np.zeros(52, dtype=np.bool_)
+        for t in range(25):
+            c = decks[g, t]
+            used[c] = True
+            n = 0
+            for q in range(52):
+                if not used[q]:
+                    others[n] = q
+                    n += 1
+            cell = _lookahead_cell(c, t, others[:n], beam, mode, T, V, pts, st, tmp, gains, cand, candv)
+            _place_state(cell, c, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7])
+        out[g] = grid_score(st[0], pts)
+    return out
+
+
+@njit(cache=True)
 def play_games(decks, adjacent, mode, T, V, pts):
     """Scores of the bare policy (no search) on the given decks (rows of 25+ card indices)."""
     out = np.zeros(decks.shape[0], dtype=np.float64)

@@ -30,6 +30,8 @@ def add_arguments(parser) -> None:
                         help="sampled card orders per candidate cell instead of a time budget (reproducible work)")
     parser.add_argument("--values", choices=("auto", "deck-aware", "plain", "random-fill"), default="auto",
                         help="line values of the playing policy (default auto: deck-aware where a table exists)")
+    parser.add_argument("--lookahead", type=int, default=None, metavar="BEAM",
+                        help="beam of the rollouts' two-ply first step (default: the advisor's; 0: one-ply rollouts)")
     parser.add_argument("--policy", choices=POLICIES, default="mc",
                         help="mc: the advisor (default); policy: its bare playing policy, no search; "
                              "greedy: greedy on the random-fill line values (the baseline of ADVISORS.md)")
@@ -61,7 +63,7 @@ def play(task: dict) -> dict:
         t0, w0 = clock(), time.perf_counter()
         if task["policy"] == "mc":
             cell = A.advise(state, rng, budget_ms=task["budget_ms"], samples=task["samples"], clock=clock,
-                            learned=task.get("values", "auto")).placement
+                            learned=task.get("values", "auto"), lookahead=task.get("lookahead")).placement
         else:
             cell = A.policy_placement(state, learned=task.get("values", "auto") if task["policy"] == "policy" else False)
         ms.append((clock() - t0) * 1000.0)
@@ -104,7 +106,7 @@ def run(args) -> int:
     tasks = [
         {"deck": [str(c) for c in d[:25]], "scoring": args.scoring, "adjacent": adjacent, "budget_ms": args.budget_ms,
          "samples": args.samples, "policy": args.policy, "rng_seed": [args.seed, i], "clock": args.clock,
-         "values": args.values}
+         "values": args.values, "lookahead": args.lookahead}
         for i, d in enumerate(deals)
     ]
     label = f"poker {args.scoring}{' adjacent' if adjacent else ''}"
@@ -118,6 +120,7 @@ def run(args) -> int:
         "variant": args.variant or "standard",
         "policy": args.policy,
         "values": args.values if args.policy != "greedy" else "random-fill",
+        "lookahead": args.lookahead,
         "budget_ms": None if args.samples is not None else args.budget_ms,
         "samples": args.samples,
         "jobs": args.jobs,
