@@ -237,3 +237,8 @@ def test_a_dynamic_shape_detector_takes_each_image_at_its_own_aspect():
     assert target((504, 378)) == (640, 480)
     assert target((50, 40)) == (224, 160)  # 4x, rounded up to the stride
     assert target((480, 640), dynamic=False) == (640, 640)
+
+
+def test_a_fixed_shape_detector_refuses_another_input_size():
+    with pytest.raises(ValueError, match="fixed 480x640 input"):
+        Detector(model_dir=FAKE, imgsz=320)

@@ -108,6 +108,15 @@ class OnnxYolo:
         self.max_det = max_det
         self.max_upscale = max_upscale  # a tiny crop is enlarged at most this much (indices stay card-sized)
 
+    def set_long_side(self, imgsz: int) -> None:
+        """Run a dynamic-shape detector at another input size (long side ``imgsz``, a multiple of the stride)."""
+        if not self.dynamic:
+            raise ValueError(f"{self.path.name} was exported with a fixed {self.input_hw[0]}x{self.input_hw[1]} input; "
+                             "only a dynamic-shape export can run at another size")
+        if imgsz < self.stride or imgsz % self.stride:
+            raise ValueError(f"detector input size must be a positive multiple of {self.stride}, got {imgsz}")
+        self.input_hw = (int(imgsz), int(imgsz))
+
     def target_hw(self, image_hw: tuple[int, int]) -> tuple[int, int]:
         """The model input size for an image: ``input_hw``, or for a dynamic model the image's own aspect."""
         if not self.dynamic:
