@@ -355,6 +355,31 @@ def _new_state():
 
 
 @njit(cache=True)
+def _fill_base(base, grid0):
+    """Place the cards of ``grid0`` (-1 = empty) into the fresh state ``base``; (occupied bitmask, cards placed)."""
+    occ0 = 0
+    t0 = 0
+    for cell in range(25):
+        if grid0[cell] >= 0:
+            _place_state(cell, grid0[cell], base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7])
+            occ0 |= 1 << cell
+            t0 += 1
+    return occ0, t0
+
+
+@njit(cache=True)
+def _copy_state(base, grid, lines, counts, rcnt, mask, lsuit, pat, key):
+    """Reset a rollout's working state to ``base`` (the position being advised), in place."""
+    grid[:] = base[0]
+    lines[:, :] = base[1]
+    counts[:] = base[2]
+    rcnt[:, :] = base[3]
+    mask[:] = base[4]
+    lsuit[:] = base[5]
+    pat[:] = base[6]
+    key[:] = base[7]
+
+@njit(cache=True)
 def _reset_state(grid, lines, counts, rcnt, mask, lsuit, pat, key):
     grid[:] = -1
     counts[:] = 0
@@ -545,25 +570,12 @@ def mc_scores(grid0, card, cells, decks, adjacent, mode, T, V, pts):
     ns = decks.shape[0]
     out = np.zeros((nc, ns), dtype=np.float64)
     base = _new_state()
-    occ0 = 0
-    t0 = 0
-    for cell in range(25):
-        if grid0[cell] >= 0:
-            _place_state(cell, grid0[cell], base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7])
-            occ0 |= 1 << cell
-            t0 += 1
+    occ0, t0 = _fill_base(base, grid0)
     grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
     gains = np.zeros(10, dtype=np.float64)
     for a in range(nc):
         for s in range(ns):
-            grid[:] = base[0]
-            lines[:, :] = base[1]
-            counts[:] = base[2]
-            rcnt[:, :] = base[3]
-            mask[:] = base[4]
-            lsuit[:] = base[5]
-            pat[:] = base[6]
-            key[:] = base[7]
+            _copy_state(base, grid, lines, counts, rcnt, mask, lsuit, pat, key)
             _place_state(cells[a], card, grid, lines, counts, rcnt, mask, lsuit, pat, key)
             occ = occ0 | (1 << cells[a])
             t = t0 + 1
@@ -667,13 +679,7 @@ def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T,
     ns = decks.shape[0]
     out = np.zeros((nc, ns), dtype=np.float64)
     base = _new_state()
-    occ0 = 0
-    t0 = 0
-    for cell in range(25):
-        if grid0[cell] >= 0:
-            _place_state(cell, grid0[cell], base[0], base[1], base[2], base[3], base[4], base[5], base[6], base[7])
-            occ0 |= 1 << cell
-            t0 += 1
+    occ0, t0 = _fill_base(base, grid0)
     grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
     tmp = _new_state()
     gains = np.zeros(10, dtype=np.float64)
@@ -682,14 +688,7 @@ def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T,
     others = np.zeros(max(unseen.shape[0] - 1, 1), dtype=np.int64)
     for a in range(nc):
         for s in range(ns):
-            grid[:] = base[0]
-            lines[:, :] = base[1]
-            counts[:] = base[2]
-            rcnt[:, :] = base[3]
-            mask[:] = base[4]
-            lsuit[:] = base[5]
-            pat[:] = base[6]
-            key[:] = base[7]
+            _copy_state(base, grid, lines, counts, rcnt, mask, lsuit, pat, key)
             _place_state(cells[a], card, grid, lines, counts, rcnt, mask, lsuit, pat, key)
             occ = occ0 | (1 << cells[a])
             t = t0 + 1
