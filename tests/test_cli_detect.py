@@ -91,10 +91,12 @@ def test_no_images_given_and_bad_options():
     assert out.returncode == 2 and "give one or more images" in out.stderr
     out = run(["x.jpg", "--min-confidence", "7"])
     assert out.returncode == 2 and "--min-confidence 7.0: give a number from 0 to 1" in out.stderr
+    out = run(["x.jpg", "--threads", "0"])
+    assert out.returncode == 2 and "--threads 0: give 1 or more" in out.stderr
 
 
 def test_bench_prints_median_and_p95(scene_dir):
-    out = run(["--bench", "--frames", "5", "--model", str(FAKE), str(scene_dir / "table.png")])
+    out = run(["--bench", "--frames", "5", "--threads", "1", "--model", str(FAKE), str(scene_dir / "table.png")])
     assert out.returncode == 0, out.stderr
     assert "median" in out.stdout and "p95" in out.stdout and "machine:" in out.stdout
 

@@ -75,10 +75,13 @@ def test_grey_and_rgba_frames_are_accepted(fake):
         fake.detect(np.zeros((0, 0, 3), np.uint8))
 
 
-def test_sessions_run_on_one_thread(fake):
-    for s in (fake.yolo.session, fake.classifier.session):
-        opts = s.get_session_options()
-        assert opts.intra_op_num_threads == 1 and opts.inter_op_num_threads == 1
+def test_sessions_use_the_threads_asked_for_and_never_spin():
+    for threads in (1, 2):
+        det = Detector(model_dir=FAKE, threads=threads)
+        for s in (det.yolo.session, det.classifier.session):
+            opts = s.get_session_options()
+            assert opts.intra_op_num_threads == threads and opts.inter_op_num_threads == 1
+            assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
 def test_tiling_only_for_photos_too_large_for_the_whole_image_pass(fake):

@@ -48,6 +48,9 @@ DEFAULT_CARD_THRESHOLD = 0.3
 SIGNATURE_SIZE = 16
 SIGNATURE_TOLERANCE = 0.25  # mean |difference| of standardised 16x16 grey crops; same corner in the next frame: ~0.05
 ENV_MODELS = "PATIENCE_LENS_MODELS"
+# Both cores of the 2-core target machine: ORT threads that do not spin-wait cost nothing when the other core is
+# busy and make the detector ~1.4x faster when it is free (docs/BENCHMARKS.md).
+DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
 def default_model_dir() -> Path:
@@ -191,18 +194,21 @@ class Detector:
     above 1: always classify every corner); ``tta_below``: a corner the classifier names with less than this
     probability is classified again in its three other quarter turns and the four answers averaged (held-out
     designs: 64.5 % -> 68.0 % of crops named right at 0.5, for ~2.3x the classifier's time; 0 turns it off);
-    ``imgsz``: the detector's input long side for a dynamic-shape model (smaller is faster and misses small indices).
+    ``imgsz``: the detector's input long side for a dynamic-shape model (smaller is faster and misses small indices);
+    ``threads``: ONNX Runtime intra-op threads per model (non-spinning; 1 where another process needs the other core).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
                  min_card_confidence: float = DEFAULT_CARD_THRESHOLD, iou_threshold: float = 0.5, min_index_px: float = 24.0,
                  min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH,
-                 share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None):
+                 share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None,
+                 threads: int = DEFAULT_THREADS):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
             raise ModelFileError(f"detector model {self.spec.detector} not found: pass --model DIR holding detector.onnx")
-        self.yolo = OnnxYolo(self.spec.detector, self.spec.detector_classes, conf_threshold, iou_threshold)
+        self.yolo = OnnxYolo(self.spec.detector, self.spec.detector_classes, conf_threshold, iou_threshold,
+                             threads=threads)
         if imgsz is not None:
             self.yolo.set_long_side(imgsz)
         self.labels = [c.lower() for c in self.yolo.classes]
@@ -212,7 +218,7 @@ class Detector:
             if self.spec.classifier is None or not self.spec.classifier.is_file():
                 raise ModelFileError(f"classifier model {self.spec.classifier or self.model_dir / 'classifier.onnx'} "
                                      "not found: the detector finds corners but names no cards")
-            self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes)
+            self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes, threads=threads)
             try:
                 self.classifier_names = [normalize_card(n) for n in self.classifier.classes]
             except CardNameError as exc:

@@ -1,7 +1,9 @@
 """ONNX Runtime adapters: the only place that touches onnxruntime. Both return numpy / ``Detections``.
 
-Sessions run on ONE thread, sequentially (``intra_op_num_threads=1``, ``inter_op_num_threads=1``): ORT's default
-spin-waiting thread pools are 5-70x slower on this 2-core machine when anything else runs.
+Sessions run sequentially (``inter_op_num_threads=1``) on ``threads`` intra-op threads (default 1) that never
+spin-wait (``session.intra_op.allow_spinning=0``): ORT's default spin-waiting pools are 5-70x slower on a 2-core
+machine when anything else runs; without spinning, 2 threads cut the detector's time on an idle 2-core machine
+by ~1.4x and cost nothing when the other core is busy (docs/BENCHMARKS.md).
 
 - :class:`OnnxYolo`: an ultralytics detection export. Raw output ``(1, 4 + nc, N)`` (cx, cy, w, h in input pixels,
   class scores after sigmoid), or an end-to-end export ``(1, K, 6)`` (x1, y1, x2, y2, score, class). Class names
@@ -24,14 +26,15 @@ class ModelFileError(ValueError):
     """A model file that is missing or cannot be loaded; the message names the file."""
 
 
-def make_session(path: str | Path):
+def make_session(path: str | Path, threads: int = 1):
+    """An ORT CPU session on ``threads`` non-spinning intra-op threads; a clear error for a missing or bad file."""
     import onnxruntime as ort
 
     path = Path(path)
     if not path.is_file():
         raise ModelFileError(f"model file {path} not found")
     so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
+    so.intra_op_num_threads = max(1, int(threads))
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -85,9 +88,9 @@ class OnnxYolo:
 
     def __init__(self, path: str | Path, classes: list[str] | None = None,
                  conf_threshold: float = 0.25, iou_threshold: float = 0.5, max_det: int = 300,
-                 max_upscale: float = 4.0):
+                 max_upscale: float = 4.0, threads: int = 1):
         self.path = Path(path)
-        self.session = make_session(self.path)
+        self.session = make_session(self.path, threads)
         self.meta = session_metadata(self.session)
         self.input_name = self.session.get_inputs()[0].name
         self.input_hw = _input_hw(self.session, self.meta)
@@ -165,9 +168,9 @@ class OnnxYolo:
 class OnnxClassifier:
     """A crop classifier in ONNX: ``probabilities(tensor (n, 3, S, S)) -> (n, classes)`` rows summing to 1."""
 
-    def __init__(self, path: str | Path, classes: list[str] | None = None, batch: int = 64):
+    def __init__(self, path: str | Path, classes: list[str] | None = None, batch: int = 64, threads: int = 1):
         self.path = Path(path)
-        self.session = make_session(self.path)
+        self.session = make_session(self.path, threads)
         self.meta = session_metadata(self.session)
         self.input_name = self.session.get_inputs()[0].name
         self.input_hw = _input_hw(self.session, self.meta, default=64)

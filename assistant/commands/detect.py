@@ -52,6 +52,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--imgsz", type=int, default=None, metavar="PX",
                         help="detector input long side (default: the model's; a dynamic-shape model runs at any "
                              "multiple of 32: smaller is faster and misses more small indices)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="ONNX Runtime threads per model (default: 2, or 1 on a one-core machine)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
@@ -111,7 +113,8 @@ def load_detector(args):
 
     try:
         return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
-                        min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz)
+                        min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
+                        **({} if args.threads is None else {"threads": args.threads}))
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 
@@ -120,6 +123,8 @@ def run(args) -> int:
     for option, value in (("--min-confidence", args.min_confidence), ("--box-threshold", args.box_threshold)):
         if not 0.0 <= value <= 1.0:
             raise UserError(f"{option} {value}: give a number from 0 to 1, e.g. 0.3")
+    if args.threads is not None and args.threads < 1:
+        raise UserError(f"--threads {args.threads}: give 1 or more")
     if args.frames < 1 or args.limit < 0:
         raise UserError("--frames must be at least 1 and --limit at least 0")
     if args.bench:
