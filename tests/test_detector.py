@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.card_names import card_index
+from vision.card_names import CARD_NAMES, card_index
 from vision.detector import Detector, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError
 
@@ -65,6 +65,20 @@ def test_raw_detections_after_nms_carry_labels_names_and_card_ids(fake):
     assert {c["card"] for c in obj["cards"]} == {"Qh", "9s", "10d"}
     assert all(set(c) == {"card", "confidence", "box"} and len(c["box"]) == 4 for c in obj["cards"])
     assert {x["label"] for x in obj["detections"]} == {"index", "card"}
+
+
+def test_a_corner_the_classifier_calls_none_names_no_card(tmp_path):
+    # the fake classifier's "9s" output renamed "none": the class of crops that show no corner index
+    for f in ("detector.onnx", "classifier.onnx"):
+        shutil.copy(FAKE / f, tmp_path / f)
+    classes = ["none" if n == "9s" else n for n in CARD_NAMES]
+    (tmp_path / "vision.json").write_text(json.dumps({"detector": {"file": "detector.onnx"},
+                                                      "classifier": {"file": "classifier.onnx", "classes": classes}}))
+    r = Detector(model_dir=tmp_path).detect(fake_scene())
+    assert sorted(r.names) == ["10d", "Qh"]
+    idx = r.detections[r.detections.data["label"] == "index"]
+    assert sorted(idx.data["card"].tolist()) == ["", "10d", "Qh", "Qh"]
+    assert idx.data["card_id"][idx.data["card"] == ""].tolist() == [-1]
 
 
 def test_grey_and_rgba_frames_are_accepted(fake):

@@ -15,6 +15,8 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 RED_SUITS = frozenset("hd")
+# The crop classifier's optional extra class after the 52: the crop shows no corner index (clutter, a pip, a picture).
+NONE_CLASS = "none"
 
 _INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 _RANK_ALIASES = {"T": "10", "1": "A", "ACE": "A", "JACK": "J", "QUEEN": "Q", "KING": "K",

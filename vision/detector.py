@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card_names import CARD_NAMES, CardNameError, is_card_name_list, normalize_card
+from vision.card_names import CARD_NAMES, NONE_CLASS, CardNameError, is_card_name_list, normalize_card
 from vision.boxes import box_ioa, box_iou
 from vision.crops import DEFAULT_PAD, DEFAULT_SIZE, crops_to_tensor, index_crop, resize_crops
 from vision.detections import Detections
@@ -219,8 +219,9 @@ class Detector:
                 raise ModelFileError(f"classifier model {self.spec.classifier or self.model_dir / 'classifier.onnx'} "
                                      "not found: the detector finds corners but names no cards")
             self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes, threads=threads)
-            try:
-                self.classifier_names = [normalize_card(n) for n in self.classifier.classes]
+            try:  # a class "none" (not a corner index: clutter, pips, pictures) names no card
+                self.classifier_names = ["" if n.strip().lower() == NONE_CLASS else normalize_card(n)
+                                         for n in self.classifier.classes]
             except CardNameError as exc:
                 raise ModelFileError(f"classifier {self.spec.classifier} classes are not card names ({exc})") from exc
         self.index_class = self.labels.index("index") if "index" in self.labels else (0 if not self.single_stage else -1)
@@ -302,7 +303,7 @@ class Detector:
             self._classify(image_bgr, boxes, first, card, card_conf)
             if len(later):
                 # a second corner of a fully visible card: the same card, unless its first corner was doubtful
-                sure = card_conf[partner] >= self.share_confidence
+                sure = (card_conf[partner] >= self.share_confidence) & (card[partner] != "")
                 card[later[sure]] = card[partner[sure]]
                 card_conf[later[sure]] = card_conf[partner[sure]]
                 self._classify(image_bgr, boxes, later[~sure], card, card_conf)
@@ -321,7 +322,7 @@ class Detector:
             turns = [np.ascontiguousarray(np.rot90(xu, k, axes=(2, 3))) for k in (1, 2, 3)]
             pu = self.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
             p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
-        best = p.argmax(axis=1)
+        best = p.argmax(axis=1)  # "" where the classifier's answer is "none": the corner names no card
         card[idx] = [self.classifier_names[b] for b in best]
         card_conf[idx] = p[np.arange(len(idx)), best]
 
