@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.train import BUILD, CARD_NAMES, MODELS, RUNS, _load_crops, offline_env
+from vision.train import BUILD, CARD_NAMES, MODELS, NONE_CLASS, RUNS, _load_crops, offline_env
 
 
 def detector_val(imgsz: int = 416, run: Path | None = None) -> dict:
@@ -66,21 +66,29 @@ def _classify(sess, crops_bgr, batch=256):
 def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
     sess = _session(path)
     size = int(sess.get_inputs()[0].shape[-1])  # the classifier's input: 64 px crops are shrunk to it
-    x, y = _load_crops(BUILD / "crops" / "val", size=size)
+    classes = _class_names(sess)
+    x, y = _load_crops(BUILD / "crops" / "val", size=size)  # the card crops (labels = CARD_NAMES index)
     t = time.time()
     p = _classify(sess, x)
     ms = (time.time() - t) / len(x) * 1000
     pred = p.argmax(1)
     ok = pred == y
-    rank = lambda i: CARD_NAMES[i][:-1]  # noqa: E731
-    suit = lambda i: CARD_NAMES[i][-1]  # noqa: E731
+    name = lambda i: classes[i] if classes[i] != NONE_CLASS else "none-"  # noqa: E731
+    rank = lambda i: name(i)[:-1]  # noqa: E731
+    suit = lambda i: name(i)[-1]  # noqa: E731
     rank_ok = np.array([rank(a) == rank(b) for a, b in zip(pred, y)])
     suit_ok = np.array([suit(a) == suit(b) for a, b in zip(pred, y)])
-    conf = Counter((CARD_NAMES[b], CARD_NAMES[a]) for a, b in zip(pred, y) if a != b)
+    conf = Counter((name(b), name(a)) for a, b in zip(pred, y) if a != b)
     rank_conf = Counter((rank(b), rank(a)) for a, b in zip(pred, y) if rank(a) != rank(b))
     suit_conf = Counter((suit(b), suit(a)) for a, b in zip(pred, y) if suit(a) != suit(b))
     x12, y12 = _load_crops(BUILD / "crops" / "val", size=size, min_px=12.0, min_visible=0.7)
     ok12 = _classify(sess, x12).argmax(1) == y12
+    extra = {}
+    if NONE_CLASS in classes and (BUILD / "crops" / "val" / NONE_CLASS).is_dir():
+        xn, _ = _load_crops(BUILD / "crops" / "val", size=size, classes=(NONE_CLASS,))
+        extra = {"negatives": int(len(xn)),
+                 "negatives_called_none": round(float((_classify(sess, xn).argmax(1) == classes.index(NONE_CLASS)).mean()), 4),
+                 "cards_called_none": round(float((pred == classes.index(NONE_CLASS)).mean()), 4)}
     return {
         "crops": int(len(y)),
         "top1": round(float(ok.mean()), 4),
@@ -92,7 +100,19 @@ def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
         "top_confusions": [f"{a}->{b}: {n}" for (a, b), n in conf.most_common(15)],
         "rank_confusions": [f"{a}->{b}: {n}" for (a, b), n in rank_conf.most_common(12)],
         "suit_confusions": [f"{a}->{b}: {n}" for (a, b), n in suit_conf.most_common(8)],
+        **extra,
     }
+
+
+def _class_names(sess) -> list[str]:
+    """The classifier's class names from its ONNX metadata (the 52 cards when it has none)."""
+    import ast
+
+    names = sess.get_modelmeta().custom_metadata_map.get("names")
+    if not names:
+        return list(CARD_NAMES)
+    d = ast.literal_eval(names)
+    return [str(d[k]) for k in sorted(d)]
 
 
 def _letterbox(img, size):
@@ -140,6 +160,7 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
 
     det = _session(MODELS / "detector.onnx")
     clf = _session(MODELS / "classifier.onnx")
+    clf_names = _class_names(clf)
     metas = sorted((BUILD / "detect" / "meta" / "val").glob("*.json"))[:limit]
     n_gt = found = named = n_pred = false_pos = 0
     t_det = 0.0
@@ -188,7 +209,7 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
                 n = clf.get_inputs()[0].shape[-1]
                 crop = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)[None]
                 p = _classify(clf, crop)[0]
-                named += CARD_NAMES[int(p.argmax())] == card
+                named += clf_names[int(p.argmax())] == card
         # unmatched predictions that overlap no label at all (tiny labels excluded above still count as matches)
         for j, pb in enumerate(boxes):
             if j not in matched_pred and all(_iou(g, pb) < 0.3 for g, _ in gts):

@@ -3,7 +3,8 @@
 1. ``detector``: ultralytics YOLO built from ``models/index_det.yaml`` (no downloaded weights), classes
    ``index`` and ``card``, trained on ``datasets/build/detect``; resumable from ``runs/detector/weights/last.pt``.
 2. ``classifier``: a small CNN (``CropNet``) naming a 64x64 corner-index crop (52 classes in ``CARD_NAMES``
-   order, i.e. ``Card.index``), trained on ``datasets/build/crops``; crops come in ANY rotation (the scenes
+   order, i.e. ``Card.index``, plus ``none`` when the crops hold negatives: ``vision.negatives``), trained on
+   ``datasets/build/crops``; crops come in ANY rotation (the scenes
    rotate the cards freely), so the classifier is rotation-agnostic rather than needing upright crops;
    resumable from ``runs/classifier/last.pt``.
 3. ``export``: ``models/detector.onnx`` / ``.pt``, ``models/classifier.onnx`` / ``.pt`` and
@@ -26,6 +27,13 @@ RUNS = REPO / "runs"
 MODELS = REPO / "models"
 BUILD = REPO / "datasets" / "build"
 CARD_NAMES = tuple(r + s for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+NONE_CLASS = "none"  # = vision.card_names.NONE_CLASS: crops that show no corner index
+
+
+def crop_classes(crops: Path) -> tuple[str, ...]:
+    """The classifier's classes for a crop folder: the 52 cards, then ``none`` when ``train/none`` holds crops."""
+    none = Path(crops) / "train" / NONE_CLASS
+    return CARD_NAMES + ((NONE_CLASS,) if none.is_dir() and any(none.glob("*.png")) else ())
 FONT_CANDIDATES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
 
 
@@ -169,18 +177,20 @@ def _readable(folder: Path, min_px: float, min_visible: float) -> set[str] | Non
     return keep
 
 
-def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT, min_px: float = 0.0, min_visible: float = 0.0):
-    """Crops under ``folder/<card>/*.png`` as uint8 (n, size, size, 3) BGR and labels (CARD_NAMES index); with
-    ``min_px``/``min_visible`` only crops of indices at least that long / that uncovered (training: unreadable
-    crops only teach noise)."""
+def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT, min_px: float = 0.0, min_visible: float = 0.0,
+                classes: tuple[str, ...] = CARD_NAMES):
+    """Crops under ``folder/<class>/*.png`` as uint8 (n, size, size, 3) BGR and labels (index in ``classes``);
+    with ``min_px``/``min_visible`` only scene crops (``NNNNNN_K``) of indices at least that long / that uncovered
+    (training: unreadable crops only teach noise); crops named with a letter first (negatives ``n...``, rendered
+    glyphs ``g...``) have no scene index and are always kept."""
     import cv2
     import numpy as np
 
     keep = _readable(folder, min_px, min_visible) if (min_px or min_visible) else None
     xs, ys = [], []
-    for i, name in enumerate(CARD_NAMES):
+    for i, name in enumerate(classes):
         for p in sorted((folder / name).glob("*.png")):
-            if keep is not None and p.stem not in keep:
+            if keep is not None and p.stem[0].isdigit() and p.stem not in keep:
                 continue
             im = cv2.imread(str(p), cv2.IMREAD_COLOR)
             if im is None:
@@ -256,12 +266,14 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     crops = Path(crops or BUILD / "crops")
     run = RUNS / name
     run.mkdir(parents=True, exist_ok=True)
-    xtr, ytr = _load_crops(crops / "train", size=input_size, min_px=min_px, min_visible=min_visible)
-    xva, yva = _load_crops(crops / "val", size=input_size)
+    classes = crop_classes(crops)
+    xtr, ytr = _load_crops(crops / "train", size=input_size, min_px=min_px, min_visible=min_visible, classes=classes)
+    xva, yva = _load_crops(crops / "val", size=input_size, classes=classes)
     sel = np.random.default_rng(seed).permutation(len(xva))[:val_limit]
     xva, yva = xva[sel], yva[sel]
-    log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check")
-    model = make_cropnet(len(CARD_NAMES), input_size=input_size)
+    log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check; "
+        f"{len(classes)} classes")
+    model = make_cropnet(len(classes), input_size=input_size)
     log(f"cropnet width {CROPNET_WIDTH}, {input_size} px: {sum(p.numel() for p in model.parameters())} parameters; "
         f"training crops: indices >= {min_px} px, >= {min_visible:.0%} visible")
     if init is not None:  # fine-tune from another run's weights (a second cycle, or a larger input)
@@ -300,13 +312,22 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
             opt.step()
             sched.step()
             tot += float(loss.detach()) * len(idx)
-        acc, _ = evaluate_classifier(model, xva, yva, torch)
-        history.append({"epoch": epoch, "loss": tot / len(perm), "val_top1": acc, "seconds": time.time() - te})
-        log(f"epoch {epoch + 1}/{epochs} loss {tot / len(perm):.3f} held-out top-1 {acc:.4f} ({time.time() - te:.0f} s)")
+        _, pred = evaluate_classifier(model, xva, yva, torch)
+        cards = yva < len(CARD_NAMES)
+        acc = float((pred[cards] == yva[cards]).mean())  # top-1 on the card crops (comparable with 52 classes)
+        row = {"epoch": epoch, "loss": tot / len(perm), "val_top1": acc, "seconds": time.time() - te}
+        note = ""
+        if (~cards).any():  # negatives: how many are called "none", and how many card crops are lost to it
+            row["none_recall"] = float((pred[~cards] == len(CARD_NAMES)).mean())
+            row["cards_called_none"] = float((pred[cards] == len(CARD_NAMES)).mean())
+            note = f", none: {row['none_recall']:.3f} of negatives, {row['cards_called_none']:.3f} of cards"
+        history.append(row)
+        log(f"epoch {epoch + 1}/{epochs} loss {tot / len(perm):.3f} held-out top-1 {acc:.4f}{note} "
+            f"({time.time() - te:.0f} s)")
         if acc >= best:
             best = acc
-            torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc, "input_size": input_size},
-                       run / "best.pt")
+            torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc, "input_size": input_size,
+                        "classes": list(classes)}, run / "best.pt")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
                     "history": history, "best": best}, ck)
         if time_budget_s and time.time() - t0 > time_budget_s:
@@ -329,13 +350,14 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     run = Path(run or RUNS / "classifier")
     state = torch.load(run / "best.pt", weights_only=False)
     size = int(state.get("input_size", CLASSIFIER_INPUT))
-    model = make_cropnet(len(CARD_NAMES), input_size=size)
+    classes = tuple(state.get("classes", CARD_NAMES))
+    model = make_cropnet(len(classes), input_size=size)
     model.load_state_dict(state["model"])
     model.eval()
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.state_dict(), "classes": list(CARD_NAMES),
-                "arch": f"vision.train.make_cropnet(52, width={CROPNET_WIDTH}, input_size={size})",
+    torch.save({"model": model.state_dict(), "classes": list(classes),
+                "arch": f"vision.train.make_cropnet({len(classes)}, width={CROPNET_WIDTH}, input_size={size})",
                 "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
     n = size
     dummy = torch.zeros(1, 3, n, n)
@@ -345,8 +367,9 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     import onnx
 
     m = onnx.load(str(onnx_path))
-    meta = {"names": str({i: n for i, n in enumerate(CARD_NAMES)}), "imgsz": f"[{n}, {n}]", "task": "classify",
-            "description": f"Patience Lens corner-index classifier (64 px crop shrunk to {n}x{n}, RGB 0..1 -> 52 card probabilities)"}
+    what = "52 card probabilities" + (" + none (no index)" if NONE_CLASS in classes else "")
+    meta = {"names": str({i: n for i, n in enumerate(classes)}), "imgsz": f"[{n}, {n}]", "task": "classify",
+            "description": f"Patience Lens corner-index classifier (64 px crop shrunk to {n}x{n}, RGB 0..1 -> {what})"}
     for k, v in meta.items():
         p = m.metadata_props.add()
         p.key, p.value = k, v
@@ -388,11 +411,16 @@ def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17
 
 
 def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
+    """``out/vision.json``; the classifier's classes are read from the exported ``classifier.pt``."""
     from vision.scenes import CLASS_NAMES, CROP_EXPAND, CROP_SIZE
 
+    classes = list(CARD_NAMES)
+    if (out / "classifier.pt").is_file():
+        torch = _torch_one_thread()
+        classes = list(torch.load(out / "classifier.pt", weights_only=False).get("classes", classes))
     m = {
         "detector": {"file": "detector.onnx", "classes": list(CLASS_NAMES), "imgsz": imgsz},
-        "classifier": {"file": "classifier.onnx", "classes": list(CARD_NAMES), "crop_size": CROP_SIZE,
+        "classifier": {"file": "classifier.onnx", "classes": classes, "crop_size": CROP_SIZE,
                        "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
     }
     (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
