@@ -5,6 +5,8 @@ Sources (all free software / public domain, fetched with ``apt-get download`` + 
 - ``gnome-cards-data``: the aisleriot SVG decks (one ``.svgz`` sheet per deck, element ids ``club_1`` .. ``spade_king``);
 - ``kdegames-card-data-kf5``: the KDE decks (one ``.svgz`` per deck, ids ``1_club`` .. ``king_spade``);
 - ``openclipart-svg``: four public-domain decks by Nicu Buculei (one ``.svg`` per card, ``white_h_q.svg``).
+- ``FONT_PACKAGES``: free fonts (URW base35, Liberation, TeX Gyre, ...) for the classifier's synthetic corner
+  indices (``vision.index_glyphs``), unpacked under ``cache/fonts`` (``fetch_fonts``, ``glyph_fonts``).
 
 Rasterising needs ``rsvg-convert`` (Debian package ``librsvg2-bin``; it renders one element with ``--export-id``).
 
@@ -15,6 +17,7 @@ Only decks with French suits and the J/Q/K court letters are used; a few are hel
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -27,6 +30,15 @@ from assistant.cards import Card, full_deck
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "datasets" / "cache"
 DEB_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "openclipart-svg")
+# Free fonts for the classifier's synthetic corner indices (``vision.index_glyphs``): a design source of their own
+# (printed ranks in many typefaces), unpacked under ``cache/fonts``; a package missing from the archive is skipped.
+FONT_PACKAGES = (
+    "fonts-urw-base35", "fonts-liberation", "fonts-liberation2", "fonts-freefont-ttf", "fonts-dejavu-core",
+    "fonts-dejavu-extra", "fonts-linuxlibertine", "fonts-crosextra-carlito", "fonts-crosextra-caladea",
+    "fonts-open-sans", "fonts-roboto-unhinted", "fonts-texgyre", "fonts-lato", "fonts-ebgaramond",
+    "fonts-oldstandard", "fonts-cantarell", "fonts-league-spartan", "fonts-cabin", "fonts-croscore",
+    "fonts-sil-gentium", "fonts-comic-neue", "fonts-gfs-didot",
+)
 RASTER_WIDTH = 240  # px; cards are rendered once at this width and scaled in scenes
 
 _KDE = "usr/share/carddecks"
@@ -158,6 +170,59 @@ def fetch(cache: Path = CACHE, log=print) -> Path:
             subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True)
             stamp.touch()
     return root
+
+
+def fetch_fonts(cache: Path = CACHE, log=print) -> Path:
+    """Download the ``FONT_PACKAGES`` (if not there yet; a package apt cannot find is skipped with a warning) and
+    unpack them under ``cache/fonts``. Returns that folder."""
+    debs = cache / "debs-fonts"
+    root = cache / "fonts"
+    debs.mkdir(parents=True, exist_ok=True)
+    missing = [pkg for pkg in FONT_PACKAGES if not list(debs.glob(f"{pkg}_*.deb"))]
+    if missing and (not shutil.which("apt-get") or not shutil.which("dpkg")):
+        raise RuntimeError("apt-get and dpkg are needed to fetch the fonts (a Debian/Ubuntu system)")
+    for pkg in missing:
+        log(f"apt-get download {pkg}")
+        done = subprocess.run(["apt-get", "download", pkg], cwd=debs, capture_output=True, text=True)
+        if done.returncode != 0:
+            why = (done.stderr.strip().splitlines() or ["?"])[-1]
+            log(f"warning: {pkg} not downloaded ({why}), skipped")
+    root.mkdir(parents=True, exist_ok=True)
+    for deb in sorted(debs.glob("*.deb")):
+        stamp = root / f".{deb.name}.done"
+        if not stamp.exists():
+            subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True)
+            stamp.touch()
+    return root
+
+
+# Font files left out by name: italics (the glyph renderer shears a little on its own), hairline weights (gone at
+# 32 px), symbol/dingbat/math fonts (URW D050000L maps letters to dingbats) and Biolinum Keyboard (keycap boxes).
+_GLYPH_FONT_SKIP = re.compile(
+    r"italic|oblique|slanted|[-_](r?b?z?i|bdita)$|hairline|thin|symbol|dingbat|d050000l|math|emoji|biolinum_k", re.I
+)
+
+
+def glyph_fonts(cache: Path = CACHE) -> list[Path]:
+    """The usable font files under ``cache/fonts`` (after ``fetch_fonts``), sorted: TrueType/OpenType, upright,
+    not hairline, not symbols (``_GLYPH_FONT_SKIP``), one copy of each file name, and only fonts that draw real
+    Latin capitals and digits (``vision.index_glyphs.font_renders_ranks``)."""
+    from vision.index_glyphs import font_renders_ranks
+
+    root = cache / "fonts"
+    seen, out = set(), []
+    for p in sorted(root.rglob("*")):
+        if p.suffix.lower() not in (".ttf", ".otf") or not p.is_file():  # is_file: broken symlinks drop out
+            continue
+        if _GLYPH_FONT_SKIP.search(p.stem):
+            continue
+        real = p.resolve()
+        if real in seen or p.name in {q.name for q in out}:
+            continue
+        seen.add(real)
+        if font_renders_ranks(p):
+            out.append(p)
+    return out
 
 
 def _svg_text(path: Path) -> Path:
@@ -300,6 +365,7 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
     import cv2  # noqa: F401
 
     fetch(cache, log)
+    fetch_fonts(cache, log)
     info = {}
     for src in DECKS:
         if src.name in DECKS_EXCLUDED:

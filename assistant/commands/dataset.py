@@ -3,6 +3,7 @@
     patience dataset fetch                 # apt-get download + dpkg -x the free decks, rasterise, find indices
     patience dataset build --train 3000 --val 300 --workers 2
     patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
+    patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
 
 Everything lands in git-ignored folders: ``datasets/cache`` (artwork) and ``datasets/build`` (datasets).
 ``fetch`` needs ``apt-get``/``dpkg`` (no root) and ``rsvg-convert`` (root: ``apt-get install librsvg2-bin``).
@@ -28,6 +29,11 @@ def add_parser(subparsers) -> None:
     b.set_defaults(func=run)
     s = sub.add_parser("sheet", help="write contact sheets of every deck with its index box")
     s.set_defaults(func=run)
+    g = sub.add_parser("glyphs", help="render synthetic corner-index crops from many fonts and drawn suit pips")
+    g.add_argument("--count", type=int, default=52 * 400, help="crops to write (the same number per card)")
+    g.add_argument("--out", type=Path, default=None, help="dataset folder (default datasets/build)")
+    g.add_argument("--seed", type=int, default=0)
+    g.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 
 
@@ -35,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build or sheet (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet or glyphs (patience dataset --help)")
     from vision import artwork
 
     if args.action == "fetch":
@@ -52,6 +58,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    if args.action == "glyphs":
+        return _glyphs(args, artwork, Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
+        ))
 
     from vision import synth
 
@@ -70,4 +81,51 @@ def run(args: argparse.Namespace) -> int:
 
         made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress)
     print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")
+    return 0
+
+
+GLYPH_STREAM = 2  # seed stream of the glyph crops (the scenes' splits use 0 and 1)
+
+
+def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
+    """Write ``args.count`` glyph crops to ``<out>/crops/train/<card>/gNNNNNN.png``: crop ``j`` is card
+    ``CARD_NAMES[j % 52]`` drawn with ``default_rng([seed, GLYPH_STREAM, j])``, so a rerun skips what exists and
+    redraws the same pictures."""
+    import cv2
+    import numpy as np
+
+    from assistant.cli import UserError
+    from vision.card_names import CARD_NAMES
+
+    try:
+        from vision.index_glyphs import render_index_crop
+    except ImportError as exc:  # PIL: a training-time dependency (ultralytics brings it)
+        raise UserError(f"the glyph renderer needs Pillow ({exc})") from exc
+    if args.count < 0:
+        raise UserError("--count must be at least 0")
+    cv2.setNumThreads(1)
+    try:
+        artwork.fetch_fonts()
+    except RuntimeError as exc:
+        raise UserError(str(exc)) from exc
+    fonts = artwork.glyph_fonts()
+    if not fonts:
+        raise UserError(f"no usable fonts under {artwork.CACHE / 'fonts'}")
+    out = (args.out or (artwork.REPO / "datasets" / "build")) / "crops" / "train"
+    for name in CARD_NAMES:
+        (out / name).mkdir(parents=True, exist_ok=True)
+    made = 0
+    with bar:
+        task = bar.add_task("glyph crops", total=args.count)
+        for j in range(args.count):
+            name = CARD_NAMES[j % len(CARD_NAMES)]
+            path = out / name / f"g{j:06d}.png"
+            if not path.exists():
+                crop = render_index_crop(name, np.random.default_rng([args.seed, GLYPH_STREAM, j]), fonts)
+                tmp = path.with_suffix(".tmp")  # not *.png: an interrupted write is never read as a crop
+                tmp.write_bytes(cv2.imencode(".png", crop)[1].tobytes())
+                tmp.replace(path)
+                made += 1
+            bar.update(task, completed=j + 1)
+    print(f"{made} glyph crops written ({args.count - made} already there) from {len(fonts)} fonts under {out}")
     return 0
