@@ -36,3 +36,22 @@ def test_the_detectors_false_boxes_become_negatives_and_its_true_ones_do_not():
     crops = scene_negatives(image, meta, rng, detected, n_random=0, n_hard=5)
     assert len(crops) == 1 and crops[0].shape == (64, 64, 3)
     assert len(scene_negatives(image, meta, rng, None, n_random=2, n_hard=5)) == 2
+
+
+def test_negatives_are_written_once_per_scene_and_a_rerun_writes_nothing(tmp_path):
+    import json
+
+    import cv2
+
+    from vision.negatives import build_negatives
+
+    (tmp_path / "detect" / "images" / "val").mkdir(parents=True)
+    (tmp_path / "detect" / "meta" / "val").mkdir(parents=True)
+    rng = np.random.default_rng(1)
+    cv2.imwrite(str(tmp_path / "detect" / "images" / "val" / "000004.jpg"), rng.integers(0, 255, (480, 640, 3), np.uint8))
+    quad = [[100, 100], [120, 100], [120, 140], [100, 140]]
+    (tmp_path / "detect" / "meta" / "val" / "000004.json").write_text(json.dumps({"indices": [{"quad": quad}]}))
+    assert build_negatives(tmp_path, "val", None, n_random=2) == 2
+    files = sorted(p.name for p in (tmp_path / "crops" / "val" / "none").glob("*.png"))
+    assert files == ["n000004_0.png", "n000004_1.png"]
+    assert build_negatives(tmp_path, "val", None, n_random=2) == 0

@@ -113,12 +113,13 @@ def build_negatives(build: Path, split: str, detector_path: Path | None = None, 
     out.mkdir(parents=True, exist_ok=True)
     yolo = OnnxYolo(detector_path, conf_threshold=0.05) if detector_path is not None else None
     index_class = yolo.classes.index("index") if yolo is not None and "index" in yolo.classes else 0
+    done = {p.name.split("_")[0][len(NEGATIVE_PREFIX):] for p in out.glob(f"{NEGATIVE_PREFIX}*_*.png")}
     written = 0
     for k, path in enumerate(images):
         if progress is not None:
             progress(k, len(images))
         meta_file = build / "detect" / "meta" / split / f"{path.stem}.json"
-        if not meta_file.is_file() or any(out.glob(f"{NEGATIVE_PREFIX}{path.stem}_*.png")):
+        if not meta_file.is_file() or path.stem in done:
             continue
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:

@@ -4,6 +4,7 @@
     patience dataset build --train 3000 --val 300 --workers 2
     patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
     patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
+    patience dataset negatives             # crops that show no index, for the classifier's "none" class
 
 Everything lands in git-ignored folders: ``datasets/cache`` (artwork) and ``datasets/build`` (datasets).
 ``fetch`` needs ``apt-get``/``dpkg`` (no root) and ``rsvg-convert`` (root: ``apt-get install librsvg2-bin``).
@@ -34,6 +35,14 @@ def add_parser(subparsers) -> None:
     g.add_argument("--out", type=Path, default=None, help="dataset folder (default datasets/build)")
     g.add_argument("--seed", type=int, default=0)
     g.set_defaults(func=run)
+    n = sub.add_parser("negatives", help="cut crops that show no corner index (the detector's false boxes on the "
+                                         "scenes, random boxes) for the classifier's 'none' class")
+    n.add_argument("--out", type=Path, default=None, help="dataset folder (default datasets/build)")
+    n.add_argument("--model", type=Path, default=None,
+                   help="ONNX detector whose false boxes are mined (default models/detector.onnx; 'none': random "
+                        "boxes only)")
+    n.add_argument("--seed", type=int, default=0)
+    n.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 
 
@@ -41,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet or glyphs (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, glyphs or negatives (patience dataset --help)")
     from vision import artwork
 
     if args.action == "fetch":
@@ -61,6 +70,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "glyphs":
         return _glyphs(args, artwork, Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
+        ))
+
+    if args.action == "negatives":
+        return _negatives(args, artwork, Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
         ))
 
@@ -128,4 +142,27 @@ def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
                 made += 1
             bar.update(task, completed=j + 1)
     print(f"{made} glyph crops written ({args.count - made} already there) from {len(fonts)} fonts under {out}")
+    return 0
+
+
+def _negatives(args: argparse.Namespace, artwork, bar) -> int:
+    """Negative crops for every built scene of both splits (``vision.negatives``); resumable."""
+    from assistant.cli import UserError
+    from vision.negatives import build_negatives
+    from vision.onnx_backend import ModelFileError
+
+    out = args.out or (artwork.REPO / "datasets" / "build")
+    if not (out / "detect" / "meta").is_dir():
+        raise UserError(f"no scenes in {out}: run `patience dataset build` first")
+    model = None if str(args.model).lower() == "none" else (args.model or artwork.REPO / "models" / "detector.onnx")
+    made = {}
+    with bar:
+        for split in ("val", "train"):
+            task = bar.add_task(f"{split} negatives", total=None)
+            try:
+                made[split] = build_negatives(out, split, model, seed=args.seed,
+                                              progress=lambda k, n, t=task: bar.update(t, completed=k, total=n))
+            except ModelFileError as exc:
+                raise UserError(str(exc)) from None
+    print(f"{made['train']} train + {made['val']} val negative crops written under {out / 'crops'}")
     return 0
