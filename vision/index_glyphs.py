@@ -420,3 +420,30 @@ def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], si
         elif rng.random() < 0.3:
             out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.2))
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+GLYPH_STREAM = 2  # seed stream of the glyph crops (the scenes' splits use 0 and 1)
+
+
+def write_glyph_crops(out: Path, count: int, fonts: list[Path], seed: int = 0, progress=None) -> int:
+    """Write ``count`` crops to ``out/<card>/gNNNNNN.png``: crop ``j`` is card ``CARD_NAMES[j % 52]`` drawn with
+    ``default_rng([seed, GLYPH_STREAM, j])``, so a rerun skips what exists and redraws the same pictures. Returns
+    how many were written; ``progress(done)`` is called as it goes."""
+    from vision.card_names import CARD_NAMES
+
+    cv2.setNumThreads(1)
+    for name in CARD_NAMES:
+        (out / name).mkdir(parents=True, exist_ok=True)
+    made = 0
+    for j in range(count):
+        name = CARD_NAMES[j % len(CARD_NAMES)]
+        path = out / name / f"g{j:06d}.png"
+        if not path.exists():
+            crop = render_index_crop(name, np.random.default_rng([seed, GLYPH_STREAM, j]), fonts)
+            tmp = path.with_suffix(".tmp")  # not *.png: an interrupted write is never read as a crop
+            tmp.write_bytes(cv2.imencode(".png", crop)[1].tobytes())
+            tmp.replace(path)
+            made += 1
+        if progress is not None:
+            progress(j + 1)
+    return made

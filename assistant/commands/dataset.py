@@ -98,26 +98,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-GLYPH_STREAM = 2  # seed stream of the glyph crops (the scenes' splits use 0 and 1)
-
-
 def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
-    """Write ``args.count`` glyph crops to ``<out>/crops/train/<card>/gNNNNNN.png``: crop ``j`` is card
-    ``CARD_NAMES[j % 52]`` drawn with ``default_rng([seed, GLYPH_STREAM, j])``, so a rerun skips what exists and
-    redraws the same pictures."""
-    import cv2
-    import numpy as np
-
+    """Write ``args.count`` glyph crops to ``<out>/crops/train/<card>/gNNNNNN.png`` (``write_glyph_crops``)."""
     from assistant.cli import UserError
-    from vision.card_names import CARD_NAMES
 
     try:
-        from vision.index_glyphs import render_index_crop
+        from vision.index_glyphs import write_glyph_crops
     except ImportError as exc:  # PIL: a training-time dependency (ultralytics brings it)
         raise UserError(f"the glyph renderer needs Pillow ({exc})") from exc
     if args.count < 0:
         raise UserError("--count must be at least 0")
-    cv2.setNumThreads(1)
     try:
         artwork.fetch_fonts()
     except RuntimeError as exc:
@@ -126,21 +116,10 @@ def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
     if not fonts:
         raise UserError(f"no usable fonts under {artwork.CACHE / 'fonts'}")
     out = (args.out or (artwork.REPO / "datasets" / "build")) / "crops" / "train"
-    for name in CARD_NAMES:
-        (out / name).mkdir(parents=True, exist_ok=True)
-    made = 0
     with bar:
         task = bar.add_task("glyph crops", total=args.count)
-        for j in range(args.count):
-            name = CARD_NAMES[j % len(CARD_NAMES)]
-            path = out / name / f"g{j:06d}.png"
-            if not path.exists():
-                crop = render_index_crop(name, np.random.default_rng([args.seed, GLYPH_STREAM, j]), fonts)
-                tmp = path.with_suffix(".tmp")  # not *.png: an interrupted write is never read as a crop
-                tmp.write_bytes(cv2.imencode(".png", crop)[1].tobytes())
-                tmp.replace(path)
-                made += 1
-            bar.update(task, completed=j + 1)
+        made = write_glyph_crops(out, args.count, fonts, seed=args.seed,
+                                 progress=lambda done: bar.update(task, completed=done))
     print(f"{made} glyph crops written ({args.count - made} already there) from {len(fonts)} fonts under {out}")
     return 0
 

@@ -4,6 +4,8 @@
     patience train detector --name detector640 --imgsz 640 --init runs/detector/weights/best.pt --hours 1.7 \
         --warmup-epochs 0.5 --close-mosaic 2          # second stage: fine-tuned at 640 px
     patience train classifier --epochs 8              # crop classifier, 52 cards (resumes runs/classifier)
+    patience train classifier --name classifier3 --init runs/classifier/best.pt --epochs 14 \
+        --samples-per-epoch 60000 --lr 2e-3 --hours 1.25  # 52 cards + none, once `patience dataset negatives`/`glyphs` ran
     patience train export --run detector640 --imgsz 640 --dynamic   # models/detector.onnx|.pt, classifier, vision.json
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
@@ -55,7 +57,11 @@ def add_parser(subparsers) -> None:
     a.add_argument("--detector-hours", type=float, default=1.25, help="first detector stage, 416 px (default 1.25)")
     a.add_argument("--finetune-hours", type=float, default=1.7,
                    help="second detector stage: the 416 px model fine-tuned at 640 px (default 1.7)")
-    a.add_argument("--classifier-epochs", type=int, default=30)
+    a.add_argument("--classifier-epochs", type=int, default=12, help="first classifier (52 cards), default 12")
+    a.add_argument("--second-finetune-hours", type=float, default=2.3,
+                   help="third detector stage: the 640 px model again on the doubled scenes (default 2.3)")
+    a.add_argument("--classifier3-hours", type=float, default=1.25,
+                   help="the final classifier: 52 cards + none, with glyph and negative crops (default 1.25)")
     p.set_defaults(func=run, step=None)
 
 
@@ -73,20 +79,32 @@ def run(args: argparse.Namespace) -> int:
     if args.step == "all":
         import time
 
-        from vision import artwork, model_report, synth
+        from vision import artwork, index_glyphs, model_report, negatives, synth
 
         t0 = time.time()
-        artwork.prepare_all()
+        artwork.prepare_all()  # card decks and fonts
         synth.build(train.BUILD, 3000, 300, seed=0, workers=1)
         t1 = time.time()
+        # session 1-2: detector at 416 then 640 px, classifier of the 52 cards, all on the first 3000 scenes
         first = train.train_detector(epochs=30, imgsz=416, batch=16, hours=args.detector_hours)
         train.train_detector(epochs=8, imgsz=640, batch=16, name="detector640", hours=args.finetune_hours,
                              init=first / "weights" / "best.pt", warmup_epochs=0.5, close_mosaic=2)
         train.train_classifier(epochs=args.classifier_epochs, samples_per_epoch=48000)
-        train.export_detector(run=train.RUNS / "detector640", imgsz=640, dynamic=True)
-        train.export_classifier()
+        # session 3: 3000 more scenes; negatives mined with the 640 px detector; glyph crops; both models again
+        synth.build(train.BUILD, 6000, 300, seed=0, workers=1)
+        miner = train.export_detector(run=train.RUNS / "detector640", out=train.RUNS / "miner", imgsz=640, dynamic=True)
+        for split in ("val", "train"):
+            negatives.build_negatives(train.BUILD, split, miner)
+        index_glyphs.write_glyph_crops(train.BUILD / "crops" / "train", 52 * 400, artwork.glyph_fonts())
+        train.train_detector(epochs=4, imgsz=640, batch=16, name="detector640b", hours=args.second_finetune_hours,
+                             init=train.RUNS / "detector640" / "weights" / "best.pt", warmup_epochs=0.3,
+                             close_mosaic=1)
+        train.train_classifier(epochs=14, samples_per_epoch=60000, lr=2e-3, name="classifier3",
+                               init=train.RUNS / "classifier" / "best.pt", time_budget_s=args.classifier3_hours * 3600)
+        train.export_detector(run=train.RUNS / "detector640b", imgsz=640, dynamic=True)
+        train.export_classifier(run=train.RUNS / "classifier3")
         train.write_manifest(imgsz=640)
-        out = model_report.report(imgsz=640, data_seconds=t1 - t0, run="detector640")
+        out = model_report.report(imgsz=640, data_seconds=t1 - t0, run="detector640b")
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
