@@ -46,7 +46,7 @@ def faces():
     return [scenes.Face(str(c), synthetic_face(str(c)), INDEX_BOX, "synthetic") for c in full_deck()]
 
 
-@pytest.mark.parametrize("layout", scenes.LAYOUTS)
+@pytest.mark.parametrize("layout", scenes.LAYOUTS + scenes.EXTRA_LAYOUTS)
 def test_every_label_lies_inside_the_picture(faces, layout):
     for seed in range(4):
         s = scenes.render_scene(faces, np.random.default_rng(seed), out_size=(320, 240), layout=layout)
@@ -163,3 +163,14 @@ def test_moving_labels_to_a_corrected_index_box_matches_rendering_with_it(faces)
             assert np.allclose(q, quads_b[(ix.card, ix.corner)], atol=0.05)
             moved += 1
     assert moved >= 2
+
+
+def test_a_fanned_hand_covers_its_cards_but_shows_their_indices(faces):
+    covered_with_index = 0
+    for seed in range(6):
+        s = scenes.render_scene(faces, np.random.default_rng(seed), out_size=(640, 480), layout="fan",
+                                photometric=False)
+        whole = {name for name, _ in s.cards}
+        assert len(whole) <= 1  # only the top card of a hand is fully visible
+        covered_with_index += len({ix.card for ix in s.indices} - whole)
+    assert covered_with_index >= 6 * 4  # hands of 3-13 cards: the covered ones are known by a corner alone

@@ -30,6 +30,9 @@ import numpy as np
 CLASS_NAMES = ("index", "card")
 LAYOUTS = ("tommy", "poker", "loose", "closeup")
 LAYOUT_WEIGHTS = (0.35, 0.3, 0.2, 0.15)
+# Layouts rendered only when asked for (``render_scene(layout=...)``, ``patience dataset build --layout``), so the
+# default mix, and every seeded scene of the committed datasets, stays as it was.
+EXTRA_LAYOUTS = ("fan",)
 
 
 @dataclass
@@ -234,6 +237,18 @@ def _layout(rng, kind, n_faces):
         spread = rng.uniform(1.5, 4.0)
         for _ in range(n):
             items.append((rng.uniform(0, spread), rng.uniform(0, spread * 1.2), rng.uniform(-np.pi, np.pi), rng.random() < 0.1))
+    elif kind == "fan":  # a hand of cards: each covers the next but its left edge, where the index is
+        n = rng.integers(3, 14)
+        if rng.random() < 0.6:  # held in a hand: turned about a pivot below the cards
+            step = rng.uniform(0.1, 0.25)  # the index, ~r + 0.7 from the pivot, moves >= ~0.17 card widths
+            r = rng.uniform(1.0, 2.0)
+            for k in range(n):
+                a = (k - (n - 1) / 2) * step + jit(0.01)
+                items.append((r * np.sin(a), r - r * np.cos(a), a, False))
+        else:  # spread in a line on the table
+            dx, dy, ang = rng.uniform(0.18, 0.35), rng.normal(0, 0.03), jit(0.1)
+            for k in range(n):
+                items.append((k * dx + jit(0.01), k * dy, ang + jit(0.02), False))
     else:  # closeup
         n = rng.integers(1, 4)
         for i in range(n):

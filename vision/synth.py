@@ -55,23 +55,23 @@ def pick_faces(decks: dict, rng: np.random.Generator) -> list:
     return faces
 
 
-def render_one(seed: int, split: str, i: int):
+def render_one(seed: int, split: str, i: int, layout: str | None = None):
     rng = np.random.default_rng([seed, SPLITS[split], i])
     faces = pick_faces(_DECKS, rng)
     size = OUT_SIZES[rng.integers(len(OUT_SIZES))]
-    return scenes.render_scene(faces, rng, out_size=size), rng
+    return scenes.render_scene(faces, rng, out_size=size, layout=layout), rng
 
 
 def _work(job) -> int:
     import cv2
 
-    seed, split, i, out = job
+    seed, split, i, out, layout = job
     out = Path(out)
     stem = f"{i:06d}"
     label = out / "detect" / "labels" / split / f"{stem}.txt"
     if label.exists():
         return 0
-    scene, rng = render_one(seed, split, i)
+    scene, rng = render_one(seed, split, i, layout)
     cv2.imwrite(str(out / "detect" / "images" / split / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     meta = {
         "layout": scene.layout,
@@ -115,15 +115,17 @@ def prepare_dirs(out: Path) -> None:
     (out / "detect" / "data.yaml").write_text("\n".join(lines) + "\n")
 
 
-def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, cache: Path = CACHE, progress=None) -> dict:
-    """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called."""
+def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, cache: Path = CACHE, progress=None,
+          layout: str | None = None) -> dict:
+    """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called.
+    ``layout``: every scene of this one layout (e.g. ``"fan"``) instead of the default mix."""
     import multiprocessing as mp
 
     out = Path(out)
     prepare_dirs(out)
     made = {}
     for split, n in (("val", n_val), ("train", n_train)):
-        jobs = [(seed, split, i, str(out)) for i in range(n)]
+        jobs = [(seed, split, i, str(out), layout) for i in range(n)]
         todo = [j for j in jobs if not (out / "detect" / "labels" / split / f"{j[2]:06d}.txt").exists()]
         done = n - len(todo)
         if progress:

@@ -27,6 +27,9 @@ def add_parser(subparsers) -> None:
     b.add_argument("--val", type=int, default=300, help="validation scenes (held-out designs)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--workers", type=int, default=1, help="processes (this machine: at most 2)")
+    b.add_argument("--layout", choices=("tommy", "poker", "loose", "closeup", "fan"), default=None,
+                   help="every scene of this one layout (default: the training mix; 'fan' = hands of cards, for "
+                        "testing; use a separate --out)")
     b.set_defaults(func=run)
     s = sub.add_parser("sheet", help="write contact sheets of every deck with its index box")
     s.set_defaults(func=run)
@@ -93,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
                 tasks[split] = bar.add_task(f"{split} scenes", total=total, completed=done)
             bar.update(tasks[split], completed=done)
 
-        made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress)
+        made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
+                           layout=args.layout)
     print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")
     return 0
 
