@@ -6,7 +6,6 @@ einer Reihe sammeln".
 """
 
 import json
-from itertools import combinations
 
 import numpy as np
 import pytest
@@ -38,6 +37,17 @@ def state_with(cells_text: dict[str, str], turned: str, rules: PokerRules | None
 
 
 # ------------------------------------------------------------------------------------------------ compiled scorer
+
+
+def placed_by_policy(seed: int, placed: int, rules: PokerRules | None = None) -> tuple[PokerState, list]:
+    """The shuffle ``deal_order(seed)``: its first ``placed`` cards placed by the rollout policy, the next turned."""
+    state = PokerState(rules) if rules is not None else PokerState()
+    deal = deal_order(seed)
+    for card in deal[:placed]:
+        state.turn(card)
+        state.place(A.policy_placement(state))
+    state.turn(deal[placed])
+    return state, deal
 
 
 def test_kernel_hand_scorer_agrees_with_the_rules_engine():
@@ -97,12 +107,7 @@ def test_adjacent_variant_only_offers_cells_next_to_a_card():
 
 
 def test_advice_ranks_every_legal_cell_best_first():
-    state = PokerState()
-    deal = deal_order(11)
-    for card in deal[:6]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal[6])
+    state, deal = placed_by_policy(11, 6)
     advice = A.advise(state, np.random.default_rng(1), samples=64)
     assert advice.card == deal[6]
     assert sorted(o.placement for o in advice.options) == sorted(state.legal_cells())
@@ -115,11 +120,7 @@ def test_advice_ranks_every_legal_cell_best_first():
 
 
 def test_same_seed_same_advice():
-    state = PokerState(PokerRules("english"))
-    for card in deal_order(4)[:8]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal_order(4)[8])
+    state, _ = placed_by_policy(4, 8, PokerRules("english"))
     a = A.advise(state, np.random.default_rng(9), samples=96)
     b = A.advise(state, np.random.default_rng(9), samples=96)
     assert a == b
@@ -148,12 +149,7 @@ def test_makes_four_of_a_kind():
 
 
 def test_exact_endgame_is_the_mean_over_the_unseen_cards():
-    deal = deal_order(21)
-    state = PokerState()
-    for card in deal[:23]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal[23])
+    state, deal = placed_by_policy(21, 23)
     advice = A.advise(state, np.random.default_rng(0))
     assert advice.method == "exact"
     last_two = [p for p in state.legal_cells()]
@@ -252,11 +248,7 @@ def test_incremental_line_keys_match_the_definition():
 
 
 def test_line_values_can_be_chosen():
-    state = PokerState()
-    for card in deal_order(2)[:5]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal_order(2)[5])
+    state, _ = placed_by_policy(2, 5)
     modes = {v: A.value_tables("american", False, v)[0] for v in ("auto", "deck-aware", "plain", "random-fill")}
     assert modes == {"auto": 2, "deck-aware": 2, "plain": 1, "random-fill": 0}
     assert A.value_tables("american", True, "auto")[0] == 1  # "Nur neben eine Karte": plain table only
@@ -323,12 +315,7 @@ def test_two_ply_choice_is_the_best_expectation_over_the_next_card():
 
 def test_rollouts_with_a_beam_of_one_are_the_one_ply_rollouts():
     mode, T, V, pts = A.value_tables("american")
-    state = PokerState()
-    deal = deal_order(31)
-    for card in deal[:7]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal[7])
+    state, deal = placed_by_policy(31, 7)
     arrays = state.to_arrays()
     grid = arrays.grid.astype(np.int64)
     unseen = np.asarray(arrays.unseen, dtype=np.int64)
@@ -342,12 +329,7 @@ def test_rollouts_with_a_beam_of_one_are_the_one_ply_rollouts():
 
 
 def test_two_ply_rollouts_are_reproducible_and_legal():
-    state = PokerState(PokerRules("english"))
-    deal = deal_order(12)
-    for card in deal[:6]:
-        state.turn(card)
-        state.place(A.policy_placement(state))
-    state.turn(deal[6])
+    state, deal = placed_by_policy(12, 6, PokerRules("english"))
     a = A.advise(state, np.random.default_rng(4), samples=64, lookahead=4)
     b = A.advise(state, np.random.default_rng(4), samples=64, lookahead=4)
     assert a == b
