@@ -78,7 +78,7 @@ def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
     suit = lambda i: name(i)[-1]  # noqa: E731
     rank_ok = np.array([rank(a) == rank(b) for a, b in zip(pred, y)])
     suit_ok = np.array([suit(a) == suit(b) for a, b in zip(pred, y)])
-    conf = Counter((name(b), name(a)) for a, b in zip(pred, y) if a != b)
+    conf = Counter((name(b).rstrip("-"), name(a).rstrip("-")) for a, b in zip(pred, y) if a != b)
     rank_conf = Counter((rank(b), rank(a)) for a, b in zip(pred, y) if rank(a) != rank(b))
     suit_conf = Counter((suit(b), suit(a)) for a, b in zip(pred, y) if suit(a) != suit(b))
     x12, y12 = _load_crops(BUILD / "crops" / "val", size=size, min_px=12.0, min_visible=0.7)
@@ -227,8 +227,9 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
 
 
 def report(imgsz: int = 416, out: Path = MODELS / "metrics.json", data_seconds: float | None = None,
-           readme: Path = MODELS / "README.md", run: str = "detector") -> Path:
-    """All figures -> ``out`` and the model card's metrics table; ``run``: the detector's run folder in runs/."""
+           readme: Path = MODELS / "README.md", run: str = "detector", classifier_run: str = "classifier") -> Path:
+    """All figures -> ``out`` and the model card's metrics table; ``run`` / ``classifier_run``: the detector's and
+    the classifier's run folders in runs/ (for their training times)."""
     res = {}
     if data_seconds is not None:
         res["data_wall_s"] = round(data_seconds)
@@ -238,14 +239,14 @@ def report(imgsz: int = 416, out: Path = MODELS / "metrics.json", data_seconds: 
         res["classifier_val_heldout"] = classifier_val()
     if (MODELS / "detector.onnx").exists() and (MODELS / "classifier.onnx").exists():
         res["end_to_end_val_heldout"] = end_to_end(imgsz)
-    for key, name in (("detector", run), ("classifier", "classifier")):
+    for key, name in (("detector", run), ("classifier", classifier_run)):
         f = RUNS / name / "wall_time.json"
         if f.exists():
             res[f"{key}_training_wall_s"] = round(json.loads(f.read_text())["seconds"])
     csv = RUNS / run / "results.csv"
     if csv.exists():
         res["detector_epochs"] = max(0, len(csv.read_text().strip().splitlines()) - 1)
-    hist = RUNS / "classifier" / "history.json"
+    hist = RUNS / classifier_run / "history.json"
     if hist.exists():
         res["classifier_epochs"] = len(json.loads(hist.read_text()))
     out.write_text(json.dumps(res, indent=1) + "\n")
