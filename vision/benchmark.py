@@ -165,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from vision.detector import Detector
 
-        kw = {} if args.threads is None else {"threads": args.threads}
-        results = bench_detector(Detector(model_dir=args.model, **kw), frames, args.frames)
+        results = bench_detector(Detector(model_dir=args.model, threads=args.threads), frames, args.frames)
     for line in format_rows(results):
         print(line)
     return 0

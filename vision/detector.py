@@ -195,18 +195,20 @@ class Detector:
     probability is classified again in its three other quarter turns and the four answers averaged (held-out
     designs: 64.5 % -> 68.0 % of crops named right at 0.5, for ~2.3x the classifier's time; 0 turns it off);
     ``imgsz``: the detector's input long side for a dynamic-shape model (smaller is faster and misses small indices);
-    ``threads``: ONNX Runtime intra-op threads per model (non-spinning; 1 where another process needs the other core).
+    ``threads``: ONNX Runtime intra-op threads per model (non-spinning; None: ``DEFAULT_THREADS``; 1 where another
+    process needs the other core).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
                  min_card_confidence: float = DEFAULT_CARD_THRESHOLD, iou_threshold: float = 0.5, min_index_px: float = 24.0,
                  min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH,
                  share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None,
-                 threads: int = DEFAULT_THREADS):
+                 threads: int | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
             raise ModelFileError(f"detector model {self.spec.detector} not found: pass --model DIR holding detector.onnx")
+        threads = DEFAULT_THREADS if threads is None else threads
         self.yolo = OnnxYolo(self.spec.detector, self.spec.detector_classes, conf_threshold, iou_threshold,
                              threads=threads)
         if imgsz is not None:

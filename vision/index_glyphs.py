@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.card_names import RED_SUITS, rank_of, suit_of
+from vision.scenes import crop_transform
 
 SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}  # the filled (black) suit glyphs
 FONT_PX = 128  # glyphs are rendered at this font size, then scaled
@@ -358,16 +359,12 @@ def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], si
     # A rank about a third of the crop high keeps the drawing near OVERSAMPLE x the output.
     ink = index_mask(card, rng, fonts, rank_height=n * rng.uniform(0.3, 0.38))
     bh, bw = ink.shape
-    side = rng.uniform(1.1, 1.6) * max(bw, bh)
-    cx = bw / 2 + rng.uniform(-0.08, 0.08) * side
-    cy = bh / 2 + rng.uniform(-0.08, 0.08) * side
-    s = n / side
-    m = np.array([[s, 0, n / 2 - s * cx], [0, s, n / 2 - s * cy]], np.float32)
+    m, s = crop_transform((0, 0, bw, bh), n, jitter=(rng, 0.08, 1.1, 1.6))  # the scene crops' framing and jitter
     alpha = cv2.warpAffine(ink, m, (n, n), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     suit = suit_of(card)
     colour = _ink_colour(suit, rng)
     # Index box corners in crop pixels (things around are placed relative to the index).
-    x0, y0 = n / 2 - s * cx, n / 2 - s * cy
+    x0, y0 = float(m[0, 2]), float(m[1, 2])
     x1, y1 = x0 + s * bw, y0 + s * bh
     layers = []  # (coverage at n x n, uint8; colour BGR or an image at size x size), painted over the paper in order
     if not plain and rng.random() < 0.2:  # a neighbouring pip (or a court picture's frame) at the right/bottom

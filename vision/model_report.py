@@ -106,13 +106,10 @@ def classifier_val(path: Path = MODELS / "classifier.onnx") -> dict:
 
 def _class_names(sess) -> list[str]:
     """The classifier's class names from its ONNX metadata (the 52 cards when it has none)."""
-    import ast
+    from vision.onnx_backend import session_metadata
 
-    names = sess.get_modelmeta().custom_metadata_map.get("names")
-    if not names:
-        return list(CARD_NAMES)
-    d = ast.literal_eval(names)
-    return [str(d[k]) for k in sorted(d)]
+    names = session_metadata(sess).get("names")
+    return [str(names[k]) for k in sorted(names)] if isinstance(names, dict) else list(CARD_NAMES)
 
 
 def _letterbox(img, size):

@@ -497,6 +497,12 @@ def crop_index(image: np.ndarray, box, size: int = CROP_SIZE, expand: float = CR
 
     ``jitter`` = (rng, shift, scale_lo, scale_hi) perturbs centre and side during training.
     """
+    m, s = crop_transform(box, size, expand, jitter)
+    return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_transform(box, size: int = CROP_SIZE, expand: float = CROP_EXPAND, jitter=None) -> tuple[np.ndarray, float]:
+    """The 2x3 affine map of :func:`crop_index` (picture -> crop pixels) and its scale (crop px per picture px)."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     side = expand * max(x1 - x0, y1 - y0)
@@ -507,5 +513,4 @@ def crop_index(image: np.ndarray, box, size: int = CROP_SIZE, expand: float = CR
         cy += rng.uniform(-shift, shift) * side
     side = max(side, 2.0)
     s = size / side
-    m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
-    return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32), s

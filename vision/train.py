@@ -22,18 +22,12 @@ import shutil
 import time
 from pathlib import Path
 
+from vision.card_names import CARD_NAMES, NONE_CLASS
+
 REPO = Path(__file__).resolve().parents[1]
 RUNS = REPO / "runs"
 MODELS = REPO / "models"
 BUILD = REPO / "datasets" / "build"
-CARD_NAMES = tuple(r + s for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
-NONE_CLASS = "none"  # = vision.card_names.NONE_CLASS: crops that show no corner index
-
-
-def crop_classes(crops: Path) -> tuple[str, ...]:
-    """The classifier's classes for a crop folder: the 52 cards, then ``none`` when ``train/none`` holds crops."""
-    none = Path(crops) / "train" / NONE_CLASS
-    return CARD_NAMES + ((NONE_CLASS,) if none.is_dir() and any(none.glob("*.png")) else ())
 FONT_CANDIDATES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
 
 
@@ -175,6 +169,12 @@ def _readable(folder: Path, min_px: float, min_visible: float) -> set[str] | Non
             if max(np.ptp(q[:, 0]), np.ptp(q[:, 1])) >= min_px and ix["visible"] >= min_visible:
                 keep.add(f"{mf.stem}_{k}")
     return keep
+
+
+def crop_classes(crops: Path) -> tuple[str, ...]:
+    """The classifier's classes for a crop folder: the 52 cards, then ``none`` when ``train/none`` holds crops."""
+    none = Path(crops) / "train" / NONE_CLASS
+    return CARD_NAMES + ((NONE_CLASS,) if none.is_dir() and any(none.glob("*.png")) else ())
 
 
 def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT, min_px: float = 0.0, min_visible: float = 0.0,

@@ -69,26 +69,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"contact sheets in {out}")
         return 0
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     if args.action == "glyphs":
-        return _glyphs(args, artwork, Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
-        ))
+        return _glyphs(args, artwork, _bar())
 
     if args.action == "negatives":
-        return _negatives(args, artwork, Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
-        ))
+        return _negatives(args, artwork, _bar())
 
     from vision import synth
 
     if not (artwork.CACHE / "cards" / "decks.json").exists():
         raise UserError("no card artwork yet: run `patience dataset fetch` first")
     out = args.out or (artwork.REPO / "datasets" / "build")
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn()
-    ) as bar:
+    with _bar() as bar:
         tasks = {}
 
         def progress(split, done, total):
@@ -100,6 +92,14 @@ def run(args: argparse.Namespace) -> int:
                            layout=args.layout)
     print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")
     return 0
+
+
+def _bar():
+    """A rich progress bar: what, bar, done/total, elapsed, remaining."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TimeRemainingColumn())
 
 
 def _glyphs(args: argparse.Namespace, artwork, bar) -> int:

@@ -114,7 +114,7 @@ def load_detector(args):
     try:
         return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
-                        **({} if args.threads is None else {"threads": args.threads}))
+                        threads=args.threads)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 
