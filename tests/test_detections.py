@@ -282,8 +282,8 @@ def test_index_crop_is_a_padded_square_around_the_box_at_any_scale():
 
 
 def test_inference_crops_are_cut_like_the_training_crops():
-    """vision.scenes.crop_index cuts the classifier's training crops; inference must cut the same pixels."""
-    scenes = pytest.importorskip("vision.scenes", reason="the training renderer (vision/scenes.py) is not in this tree")
+    """vision.training.scenes.crop_index cuts the classifier's training crops; inference must cut the same pixels."""
+    scenes = pytest.importorskip("vision.training.scenes", reason="the training renderer (vision/training/scenes.py) is not in this tree")
     rng = np.random.default_rng(1)
     img = rng.integers(0, 255, (480, 640, 3)).astype(np.uint8)
     pad = (scenes.CROP_EXPAND - 1) / 2

@@ -1,4 +1,4 @@
-"""Scoring recognition against labels (vision.evaluate): found / wrong / missed cards, false cards, confusions.
+"""Scoring recognition against labels (vision.training.evaluate): found / wrong / missed cards, false cards, confusions.
 Uses the stand-in models on the stand-in scene (Qh with both corners, 9s, 10d; see test_detector.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from test_detector import FAKE, fake_scene  # tests/ is on sys.path (pytest's prepend import mode)
 from vision.detector import Detector
-from vision.evaluate import LabelledCard, LabelledImage, Tally, evaluate, format_report, load_edje, load_folder
+from vision.training.evaluate import LabelledCard, LabelledImage, Tally, evaluate, format_report, load_edje, load_folder
 
 # shared/ lies beside the repository (as on the developers' machines and in CI)
 EDJE = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "real-dev" / "edje-train"

@@ -1,4 +1,4 @@
-"""Synthetic corner-index crops (``vision.index_glyphs``): framed like the scene crops, coloured like the suit.
+"""Synthetic corner-index crops (``vision.training.index_glyphs``): framed like the scene crops, coloured like the suit.
 
 models/README.md, "Data": crops are "64x64 crops of every index ... one jittered crop each: centre ±8 %, side
 1.1-1.6x the box". A glyph crop must be cut the same way around its own rank + pip ink. Only the system's DejaVu
@@ -18,7 +18,7 @@ pytest.importorskip("PIL")
 cv2 = pytest.importorskip("cv2")
 
 from vision.card_names import CARD_NAMES  # noqa: E402
-from vision.index_glyphs import draw_pip, font_renders_ranks, render_index_crop, suit_glyphs  # noqa: E402
+from vision.training.index_glyphs import draw_pip, font_renders_ranks, render_index_crop, suit_glyphs  # noqa: E402
 
 
 def _dejavu() -> Path | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.negatives import random_boxes, scene_negatives, touches, window
+from vision.training.negatives import random_boxes, scene_negatives, touches, window
 
 
 def test_a_box_touches_an_index_only_when_they_overlap_more_than_a_sliver():
@@ -43,7 +43,7 @@ def test_negatives_are_written_once_per_scene_and_a_rerun_writes_nothing(tmp_pat
 
     import cv2
 
-    from vision.negatives import build_negatives
+    from vision.training.negatives import build_negatives
 
     (tmp_path / "detect" / "images" / "val").mkdir(parents=True)
     (tmp_path / "detect" / "meta" / "val").mkdir(parents=True)

@@ -7,7 +7,7 @@ import json
 import cv2
 import numpy as np
 
-from vision.train import CARD_NAMES, NONE_CLASS, _load_crops, crop_classes
+from vision.training.train import CARD_NAMES, NONE_CLASS, _load_crops, crop_classes
 
 
 def _crops(tmp_path, with_negatives: bool):

@@ -12,8 +12,8 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from assistant.cards import Card, full_deck  # noqa: E402
-from vision import scenes  # noqa: E402
-from vision.artwork import DECKS, DECKS_EXCLUDED, HELD_OUT, card_id, deck_index_box, ink_index_box  # noqa: E402
+from vision.training import scenes  # noqa: E402
+from vision.training.artwork import DECKS, DECKS_EXCLUDED, HELD_OUT, card_id, deck_index_box, ink_index_box  # noqa: E402
 
 W, H = 120, 168
 INDEX_BOX = (0.04, 0.03, 0.30, 0.30)
@@ -137,18 +137,18 @@ def test_index_box_found_on_a_printed_corner():
 
 def test_deck_ids_follow_each_source_naming():
     by_name = {d.name: d for d in DECKS}
-    assert card_id(by_name["kde-standard"], Card.parse("Qh")) == "queen_heart"
-    assert card_id(by_name["kde-standard"], Card.parse("As")) == "1_spade"
-    assert card_id(by_name["gnome-anglo"], Card.parse("10c")) == "club_10"
-    assert card_id(by_name["gnome-anglo"], Card.parse("Kd")) == "diamond_king"
-    assert card_id(by_name["clipart-white"], Card.parse("Jh")) == "white_h_j.svg"
+    assert card_id(by_name["kde-standard"], "Qh") == "queen_heart"
+    assert card_id(by_name["kde-standard"], "As") == "1_spade"
+    assert card_id(by_name["gnome-anglo"], "10c") == "club_10"
+    assert card_id(by_name["gnome-anglo"], "Kd") == "diamond_king"
+    assert card_id(by_name["clipart-white"], "Jh") == "white_h_j.svg"
     assert set(HELD_OUT) <= set(by_name) and not set(HELD_OUT) & set(DECKS_EXCLUDED)
 
 
 def test_moving_labels_to_a_corrected_index_box_matches_rendering_with_it(faces):
-    """vision.synth.relabel's geometry: the same scene rendered with another index box puts the labels exactly where
+    """vision.training.synth.relabel's geometry: the same scene rendered with another index box puts the labels exactly where
     move_quad says (the box changes only the labels, never the picture)."""
-    from vision.synth import move_quad
+    from vision.training.synth import move_quad
 
     new_box = (0.03, 0.05, 0.25, 0.42)
     other = [scenes.Face(f.name, f.image, new_box, f.deck) for f in faces]

@@ -4,7 +4,7 @@ One function, so that the crops the classifier learns from are cut exactly like 
 a SQUARE around the centre of the index box, side ``max(w, h) * (1 + 2 * pad)``, pixels outside the image
 filled by replicating the border, warped to ``size x size``. The classifier's input is that crop (resized to the
 classifier's input size when that differs from the 64 px training crops) as RGB float32 in 0..1, CHW
-(ultralytics' classify ONNX layout). The training side cuts its crops with ``vision.scenes.crop_index``
+(ultralytics' classify ONNX layout). The training side cuts its crops with ``vision.training.scenes.crop_index``
 (``CROP_SIZE = 64``, ``CROP_EXPAND = 1.3``); ``tests/test_detections.py`` checks the two agree.
 """
 
@@ -28,7 +28,7 @@ def square_box(box_xyxy, pad: float = DEFAULT_PAD) -> np.ndarray:
 def index_crop(image: np.ndarray, box_xyxy, size: int = DEFAULT_SIZE, pad: float = DEFAULT_PAD) -> np.ndarray:
     """Cut the square around ``box_xyxy`` out of ``image`` (H, W[, C]) and resize it to (size, size[, C]), same dtype.
 
-    One affine warp, the same arithmetic as the training crops (``vision.scenes.crop_index`` with
+    One affine warp, the same arithmetic as the training crops (``vision.training.scenes.crop_index`` with
     ``expand = 1 + 2 * pad``): centre of the box, side ``expand * max(w, h)`` (at least 2 px), edge pixels
     replicated outside the picture.
     """

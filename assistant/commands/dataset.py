@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action is None:
         raise UserError("say what to do: fetch, build, sheet, glyphs or negatives (patience dataset --help)")
-    from vision import artwork
+    from vision.training import artwork
 
     if args.action == "fetch":
         try:
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "negatives":
         return _negatives(args, artwork, _bar())
 
-    from vision import synth
+    from vision.training import synth
 
     if not (artwork.CACHE / "cards" / "decks.json").exists():
         raise UserError("no card artwork yet: run `patience dataset fetch` first")
@@ -107,7 +107,7 @@ def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
     from assistant.cli import UserError
 
     try:
-        from vision.index_glyphs import write_glyph_crops
+        from vision.training.index_glyphs import write_glyph_crops
     except ImportError as exc:  # PIL: a training-time dependency (ultralytics brings it)
         raise UserError(f"the glyph renderer needs Pillow ({exc})") from exc
     if args.count < 0:
@@ -129,9 +129,9 @@ def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
 
 
 def _negatives(args: argparse.Namespace, artwork, bar) -> int:
-    """Negative crops for every built scene of both splits (``vision.negatives``); resumable."""
+    """Negative crops for every built scene of both splits (``vision.training.negatives``); resumable."""
     from assistant.cli import UserError
-    from vision.negatives import build_negatives
+    from vision.training.negatives import build_negatives
     from vision.onnx_backend import ModelFileError
 
     out = args.out or (artwork.REPO / "datasets" / "build")

@@ -18,7 +18,7 @@ default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source che
 ``--draw DIR`` also writes each image with its boxes and card names drawn (``DIR/<name>.detect.jpg``).
 
 ``--bench`` times recognition instead (median and p95 ms per frame, frames resized to 640x480 unless
-``--bench-size`` says otherwise); ``--eval`` scores the models on labelled folders (see vision/evaluate.py).
+``--bench-size`` says otherwise); ``--eval`` scores the models on labelled folders (see vision/training/evaluate.py).
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def run_bench(args) -> int:
 
 
 def run_eval(args) -> int:
-    from vision.evaluate import evaluate, format_report, format_sweep, load_folder, threshold_sweep
+    from vision.training.evaluate import evaluate, format_report, format_sweep, load_folder, threshold_sweep
 
     if not args.images:
         raise UserError("--eval needs labelled folders, e.g. patience detect --eval ../shared/datasets/real-dev/edje-train")

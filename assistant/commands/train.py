@@ -75,12 +75,12 @@ def run(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
     except ModuleNotFoundError as exc:
         raise UserError("training needs torch and ultralytics: pip install -e .[train]") from exc
-    from vision import train
+    from vision.training import train
 
     if args.step == "all":
         import time
 
-        from vision import artwork, index_glyphs, model_report, negatives, synth
+        from vision.training import artwork, index_glyphs, model_report, negatives, synth
 
         t0 = time.time()
         artwork.prepare_all()  # card decks and fonts
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         man = train.write_manifest(imgsz=args.imgsz)
         print(f"exported {det}, {clf}, {man}")
     else:
-        from vision import model_report
+        from vision.training import model_report
 
         out = model_report.report(imgsz=args.imgsz, run=args.run, classifier_run=args.classifier_run)
         print(f"metrics written to {out}")

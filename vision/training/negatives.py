@@ -9,7 +9,7 @@ cards. Teaching it a ``none`` class lets the pipeline drop such corners. Negativ
 - random boxes of the scene's index sizes whose crop window touches no index (card middles, pips, court art,
   backgrounds).
 
-Crops are cut with the training crops' recipe and jitter (``vision.scenes.crop_index``) and written to
+Crops are cut with the training crops' recipe and jitter (``vision.training.scenes.crop_index``) and written to
 ``crops/<split>/none/n<scene>_<k>.png``, seeded by the scene number, so a rebuild gives the same files.
 """
 
@@ -84,7 +84,7 @@ def scene_negatives(image: np.ndarray, meta: dict, rng: np.random.Generator, det
                     n_random: int = 2, n_hard: int = 5, min_px: float = 8.0) -> list[np.ndarray]:
     """Negative crops (64x64 BGR) of one scene: up to ``n_hard`` detector boxes that touch no index (highest score
     first; ``detected`` (m, 5) = x0 y0 x1 y1 score) and ``n_random`` random boxes."""
-    from vision.scenes import crop_index
+    from vision.training.scenes import crop_index
 
     idx = _index_boxes(meta)
     boxes: list = []

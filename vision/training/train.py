@@ -3,7 +3,7 @@
 1. ``detector``: ultralytics YOLO built from ``models/index_det.yaml`` (no downloaded weights), classes
    ``index`` and ``card``, trained on ``datasets/build/detect``; resumable from ``runs/detector/weights/last.pt``.
 2. ``classifier``: a small CNN (``CropNet``) naming a 64x64 corner-index crop (52 classes in ``CARD_NAMES``
-   order, i.e. ``Card.index``, plus ``none`` when the crops hold negatives: ``vision.negatives``), trained on
+   order, i.e. ``Card.index``, plus ``none`` when the crops hold negatives: ``vision.training.negatives``), trained on
    ``datasets/build/crops``; crops come in ANY rotation (the scenes
    rotate the cards freely), so the classifier is rotation-agnostic rather than needing upright crops;
    resumable from ``runs/classifier/last.pt``.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from vision.card_names import CARD_NAMES, NONE_CLASS
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RUNS = REPO / "runs"
 MODELS = REPO / "models"
 BUILD = REPO / "datasets" / "build"
@@ -357,7 +357,7 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.state_dict(), "classes": list(classes),
-                "arch": f"vision.train.make_cropnet({len(classes)}, width={CROPNET_WIDTH}, input_size={size})",
+                "arch": f"vision.training.train.make_cropnet({len(classes)}, width={CROPNET_WIDTH}, input_size={size})",
                 "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
     n = size
     dummy = torch.zeros(1, 3, n, n)
@@ -412,7 +412,7 @@ def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17
 
 def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
     """``out/vision.json``; the classifier's classes are read from the exported ``classifier.pt``."""
-    from vision.scenes import CLASS_NAMES, CROP_EXPAND, CROP_SIZE
+    from vision.training.scenes import CLASS_NAMES, CROP_EXPAND, CROP_SIZE
 
     classes = list(CARD_NAMES)
     if (out / "classifier.pt").is_file():

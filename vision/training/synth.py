@@ -6,7 +6,7 @@ Writes, under ``out`` (default ``datasets/build``):
   classes ``0 index``, ``1 card``) + ``detect/meta/{split}/NNNNNN.json`` (per index: card, corner, quad) and
   ``detect/data.yaml`` (absolute path, ASCII class names);
 - ``crops/{train,val}/<card>/NNNNNN_K.png``: 64x64 crops around every readable index of the same scenes, cut
-  with ``vision.scenes.crop_index`` (random jitter), for the crop classifier.
+  with ``vision.training.scenes.crop_index`` (random jitter), for the crop classifier.
 
 ``train`` scenes use the training designs only, ``val`` scenes the held-out designs only (``artwork.HELD_OUT``).
 Image ``i`` of split ``s`` is rendered from ``numpy.random.default_rng([seed, s, i])``: the same arguments give
@@ -22,19 +22,23 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import scenes
-from vision.artwork import CACHE
+from vision.card_names import CARD_NAMES
+from vision.training import scenes
+from vision.training.artwork import CACHE
+from vision.training.recipes import load_recipe
 
 SPLITS = {"train": 0, "val": 1}
-OUT_SIZES = ((640, 480), (640, 480), (640, 360), (480, 640))
-MIN_CROP_PX = 8.0  # indices smaller than this (longest side, in the 640 px picture) give no classifier crop
+_MIX = load_recipe("scene_mix.json")  # datasets/scene_mix.json: the recipe of the rendered scenes
+OUT_SIZES: tuple[tuple[int, int], ...] = tuple(tuple(s) for s in _MIX["out_sizes"])
+MIN_CROP_PX: float = float(_MIX["min_crop_px"])  # smaller indices (longest side, px) give no classifier crop
+TWO_DECK_SHARE: float = float(_MIX["two_deck_share"])
 
 _DECKS: dict | None = None
 
 
 def _init(cache: str, split: str) -> None:
     global _DECKS
-    from vision.artwork import load_decks
+    from vision.training.artwork import load_decks
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     import cv2
@@ -48,7 +52,7 @@ def pick_faces(decks: dict, rng: np.random.Generator) -> list:
     names = sorted(decks)
     main = names[rng.integers(len(names))]
     faces = list(decks[main])
-    if len(names) > 1 and rng.random() < 0.2:
+    if len(names) > 1 and rng.random() < TWO_DECK_SHARE:
         other = decks[names[rng.integers(len(names))]]
         swap = rng.random(52) < 0.5
         faces = [other[i] if swap[i] else faces[i] for i in range(52)]
@@ -97,13 +101,11 @@ def _work(job) -> int:
 
 
 def prepare_dirs(out: Path) -> None:
-    from assistant.cards import full_deck
-
     for split in SPLITS:
         for sub in ("images", "labels", "meta"):
             (out / "detect" / sub / split).mkdir(parents=True, exist_ok=True)
-        for c in full_deck():
-            (out / "crops" / split / str(c)).mkdir(parents=True, exist_ok=True)
+        for c in CARD_NAMES:
+            (out / "crops" / split / c).mkdir(parents=True, exist_ok=True)
     data = {
         "path": str((out / "detect").resolve()),
         "train": "images/train",
@@ -177,15 +179,14 @@ def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print)
     """
     import cv2
 
-    from assistant.cards import full_deck
-    from vision.artwork import load_face
+    from vision.training.artwork import load_face
 
     changed = {d for d in new_info if d in old_info and old_info[d]["index_box"] != new_info[d]["index_box"]}
     sizes = {}
     for d in changed:
         f = load_face(CACHE / "cards" / d / "As.png")
         sizes[d] = f.shape[:2]
-    names = [str(c) for c in full_deck()]
+    names = list(CARD_NAMES)
     stats = {"images": 0, "moved": 0}
     for split in SPLITS:
         held = split == "val"
@@ -237,7 +238,7 @@ def named_index_dataset(detect: Path, out: Path) -> Path:
     """The same scenes labelled for a SINGLE-STAGE detector: one class per card (52, ``CARD_NAMES`` order) on every
     labelled corner index, no whole-card class; images are linked, not copied. Used to measure a 52-class detector
     against the two-stage design (detector + crop classifier). Returns the data.yaml."""
-    from vision.card_names import CARD_NAMES, card_index
+    from vision.card_names import card_index
 
     for split in SPLITS:
         (out / "images" / split).mkdir(parents=True, exist_ok=True)

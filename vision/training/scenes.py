@@ -27,12 +27,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.training.recipes import load_recipe
+
 CLASS_NAMES = ("index", "card")
-LAYOUTS = ("tommy", "poker", "loose", "closeup")
-LAYOUT_WEIGHTS = (0.35, 0.3, 0.2, 0.15)
-# Layouts rendered only when asked for (``render_scene(layout=...)``, ``patience dataset build --layout``), so the
-# default mix, and every seeded scene of the committed datasets, stays as it was.
-EXTRA_LAYOUTS = ("fan",)
+# The scene mix is a recipe file (``datasets/scene_mix.json``). Layouts in EXTRA_LAYOUTS are rendered only when
+# asked for (``render_scene(layout=...)``, ``patience dataset build --layout``), so the default mix, and every
+# seeded scene of the committed datasets, stays as it was.
+_MIX = load_recipe("scene_mix.json")
+LAYOUTS: tuple[str, ...] = tuple(_MIX["layouts"])
+LAYOUT_WEIGHTS: tuple[float, ...] = tuple(_MIX["layouts"].values())
+EXTRA_LAYOUTS: tuple[str, ...] = tuple(_MIX["extra_layouts"])
 
 
 @dataclass

@@ -1,11 +1,11 @@
 """Synthetic printed corner indices (rank above a suit pip) for the crop classifier: many fonts, drawn pips.
 
-The scene crops (``vision.synth``) come from ~22 deck designs only, so the classifier learns those decks' fonts
+The scene crops (``vision.training.synth``) come from ~22 deck designs only, so the classifier learns those decks' fonts
 and pips. ``render_index_crop`` draws one corner index the way cards print it, in any font given and with a
 procedurally drawn suit pip (or the font's own filled suit glyph U+2660/2665/2666/2663), and cuts it exactly like
 a training crop: the index box is the tight box around the rank + pip ink, the crop a square centred on it
-(centre jittered by +-8 % of the side), side 1.1-1.6x max(box w, box h) (``vision.scenes.crop_index`` with the
-jitter of ``vision.synth``). Upright: the classifier's training adds the quarter turns and rotations.
+(centre jittered by +-8 % of the side), side 1.1-1.6x max(box w, box h) (``vision.training.scenes.crop_index`` with the
+jitter of ``vision.training.synth``). Upright: the classifier's training adds the quarter turns and rotations.
 
 Pure: numpy, cv2 and PIL (``ImageFont`` for TrueType/OpenType text); everything random comes from the numpy
 Generator passed in, so the same seed gives the same pixels. Drawn at 4x and shrunk with ``cv2.INTER_AREA``.
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.card_names import RED_SUITS, rank_of, suit_of
-from vision.scenes import crop_transform
+from vision.training.scenes import crop_transform
 
 SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}  # the filled (black) suit glyphs
 FONT_PX = 128  # glyphs are rendered at this font size, then scaled
@@ -77,7 +77,7 @@ def _has_glyph(path: str, ch: str) -> bool:
 def font_renders_ranks(path: Path) -> bool:
     """True when the font draws "A", "10", "Q" (and the other rank characters) with ink that is not its .notdef box.
     Symbol/dingbat fonts either lack these or map them to other shapes; the file-name filter of
-    ``vision.artwork.glyph_fonts`` catches the latter."""
+    ``vision.training.artwork.glyph_fonts`` catches the latter."""
     try:
         _font(str(path))
     except OSError:
@@ -344,7 +344,7 @@ def index_mask(card: str, rng: np.random.Generator, fonts: list[Path], rank_heig
 
 def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], size: int = 64, plain: bool = False) -> np.ndarray:
     """One synthetic training crop (uint8 BGR ``size`` x ``size``) of ``card``'s printed corner index, framed like
-    ``vision.scenes.crop_index`` with the training jitter: a square centred on the tight ink box of rank + pip,
+    ``vision.training.scenes.crop_index`` with the training jitter: a square centred on the tight ink box of rank + pip,
     centre shifted by up to +-8 % of the side, side 1.1-1.6x the box's longer side. Upright.
 
     Around it: card paper (white, cream or light grey, faint shading and noise) and, now and then, the card's edge

@@ -1,17 +1,18 @@
 """Card artwork for the training data: fetch free decks from Debian, rasterise them, find the corner indices.
 
-Sources (all free software / public domain, fetched with ``apt-get download`` + ``dpkg -x``, no root needed):
+Sources (all free software / public domain, fetched with ``apt-get download`` + ``dpkg -x``, no root needed; every
+deck with its package, path and licence is listed in ``datasets/decks.json``):
 
 - ``gnome-cards-data``: the aisleriot SVG decks (one ``.svgz`` sheet per deck, element ids ``club_1`` .. ``spade_king``);
 - ``kdegames-card-data-kf5``: the KDE decks (one ``.svgz`` per deck, ids ``1_club`` .. ``king_spade``);
 - ``openclipart-svg``: four public-domain decks by Nicu Buculei (one ``.svg`` per card, ``white_h_q.svg``).
 - ``FONT_PACKAGES``: free fonts (URW base35, Liberation, TeX Gyre, ...) for the classifier's synthetic corner
-  indices (``vision.index_glyphs``), unpacked under ``cache/fonts`` (``fetch_fonts``, ``glyph_fonts``).
+  indices (``vision.training.index_glyphs``), unpacked under ``cache/fonts`` (``fetch_fonts``, ``glyph_fonts``).
 
 Rasterising needs ``rsvg-convert`` (Debian package ``librsvg2-bin``; it renders one element with ``--export-id``).
 
 Only decks with French suits and the J/Q/K court letters are used; a few are held out of training entirely
-(``HELD_OUT``) so that the metrics say something about designs the models never saw.
+(``HELD_OUT``, from ``datasets/held_out.json``) so that the metrics say something about designs the models never saw.
 """
 
 from __future__ import annotations
@@ -25,25 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.cards import Card, full_deck
+from vision.card_names import CARD_NAMES, RANKS
+from vision.training.recipes import REPO, load_recipe
 
-REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / "datasets" / "cache"
-DEB_PACKAGES = ("gnome-cards-data", "kdegames-card-data-kf5", "openclipart-svg")
-# Free fonts for the classifier's synthetic corner indices (``vision.index_glyphs``): a design source of their own
-# (printed ranks in many typefaces), unpacked under ``cache/fonts``; a package missing from the archive is skipped.
-FONT_PACKAGES = (
-    "fonts-urw-base35", "fonts-liberation", "fonts-liberation2", "fonts-freefont-ttf", "fonts-dejavu-core",
-    "fonts-dejavu-extra", "fonts-linuxlibertine", "fonts-crosextra-carlito", "fonts-crosextra-caladea",
-    "fonts-open-sans", "fonts-roboto-unhinted", "fonts-texgyre", "fonts-lato", "fonts-ebgaramond",
-    "fonts-oldstandard", "fonts-cantarell", "fonts-league-spartan", "fonts-cabin", "fonts-croscore",
-    "fonts-sil-gentium", "fonts-comic-neue", "fonts-gfs-didot",
-)
 RASTER_WIDTH = 240  # px; cards are rendered once at this width and scaled in scenes
-
-_KDE = "usr/share/carddecks"
-_AISLERIOT = "usr/share/aisleriot/cards"
-_CLIPART = "usr/share/openclipart/svg/recreation/games/cards"
 
 _RANK_WORD = {1: "1", 11: "jack", 12: "queen", 13: "king"}
 _SUIT_WORD = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
@@ -56,91 +43,27 @@ class DeckSource:
     path: str  # relative to the extraction root
 
 
-# Every candidate deck; the ones in DECKS_EXCLUDED (checked by eye on contact sheets) are skipped.
-DECKS: tuple[DeckSource, ...] = (
-    DeckSource("kde-future", "kde", f"{_KDE}/svg-future/future.svgz"),
-    DeckSource("kde-jolly-royal", "kde", f"{_KDE}/svg-jolly-royal/jolly-royal.svgz"),
-    DeckSource("kde-konqi", "kde", f"{_KDE}/svg-konqi-modern/konqi.svgz"),
-    DeckSource("kde-nicu-ornamental", "kde", f"{_KDE}/svg-nicu-ornamental/ornamental.svgz"),
-    DeckSource("kde-nicu-white", "kde", f"{_KDE}/svg-nicu-white/white.svgz"),
-    DeckSource("kde-oxygen", "kde", f"{_KDE}/svg-oxygen/oxygen.svgz"),
-    DeckSource("kde-oxygen-air", "kde", f"{_KDE}/svg-oxygen-air/oxygen-air.svgz"),
-    DeckSource("kde-oxygen-white", "kde", f"{_KDE}/svg-oxygen-white/oxygen-white.svgz"),
-    DeckSource("kde-penguins", "kde", f"{_KDE}/svg-penguins/penguins.svgz"),
-    DeckSource("kde-standard", "kde", f"{_KDE}/svg-standard/standard.svgz"),
-    DeckSource("kde-xskat-french", "kde", f"{_KDE}/svg-xskat-french/french.svgz"),
-    DeckSource("kde-ancient-egyptians", "kde", f"{_KDE}/svg-ancient-egyptians/Ancient_Egyptians.svgz"),
-    DeckSource("kde-gm-paris", "kde", f"{_KDE}/svg-gm-paris/paris.svgz"),
-    DeckSource("kde-tigullio-international", "kde", f"{_KDE}/svg-tigullio-international/tigullio-international.svgz"),
-    DeckSource("kde-dondorf", "kde", f"{_KDE}/svg-dondorf/dondorf.svgz"),
-    DeckSource("gnome-anglo", "aisleriot", f"{_AISLERIOT}/anglo.svgz"),
-    DeckSource("gnome-anglo-bitmap", "aisleriot", f"{_AISLERIOT}/anglo_bitmap.svgz"),
-    DeckSource("gnome-anglo-modern", "aisleriot", f"{_AISLERIOT}/anglo_modern.svgz"),
-    DeckSource("gnome-anglo-modern-4-color", "aisleriot", f"{_AISLERIOT}/anglo_modern_4_color.svgz"),
-    DeckSource("gnome-anglo-poker", "aisleriot", f"{_AISLERIOT}/anglo_poker.svgz"),
-    DeckSource("gnome-gnomangelo", "aisleriot", f"{_AISLERIOT}/gnomangelo.svgz"),
-    DeckSource("gnome-gnomangelo-bitmap", "aisleriot", f"{_AISLERIOT}/gnomangelo_bitmap.svgz"),
-    DeckSource("gnome-neoclassical", "aisleriot", f"{_AISLERIOT}/neoclassical.svgz"),
-    DeckSource("gnome-neoclassical-4-color", "aisleriot", f"{_AISLERIOT}/neoclassical_4_color.svgz"),
-    DeckSource("gnome-ornamental", "aisleriot", f"{_AISLERIOT}/ornamental.svgz"),
-    DeckSource("gnome-plastic", "aisleriot", f"{_AISLERIOT}/plastic.svgz"),
-    DeckSource("gnome-simplistic", "aisleriot", f"{_AISLERIOT}/simplistic.svgz"),
-    DeckSource("gnome-tango", "aisleriot", f"{_AISLERIOT}/tango.svgz"),
-    DeckSource("gnome-tango-nuevo", "aisleriot", f"{_AISLERIOT}/tango_nuevo.svgz"),
-    DeckSource("gnome-bellot", "aisleriot", f"{_AISLERIOT}/bellot.svgz"),
-    DeckSource("gnome-paris", "aisleriot", f"{_AISLERIOT}/paris.svgz"),
-    DeckSource("gnome-ancient-french", "aisleriot", f"{_AISLERIOT}/ancient_french.svgz"),
-    DeckSource("gnome-guyenne-classic", "aisleriot", f"{_AISLERIOT}/guyenne-classic.svgz"),
-    DeckSource("gnome-tigullio", "aisleriot", f"{_AISLERIOT}/tigullio.svgz"),
-    DeckSource("gnome-dondorf", "aisleriot", f"{_AISLERIOT}/dondorf.svgz"),
-    DeckSource("clipart-bordered", "clipart", f"{_CLIPART}/bordered"),
-    DeckSource("clipart-simple", "clipart", f"{_CLIPART}/simple"),
-    DeckSource("clipart-white", "clipart", f"{_CLIPART}/white"),
-    DeckSource("clipart-ornamental", "clipart", f"{_CLIPART}/ornamental"),
-)
-
-# Decks looked at (contact sheets of A/10/J/Q/K/6/9 per deck) and left out, with the reason.
-DECKS_EXCLUDED: dict[str, str] = {
-    "kde-future": "futuristic design, hexadecimal-like rank glyphs",
-    "kde-jolly-royal": "low-resolution embedded bitmaps",
-    "kde-oxygen": "rank at the top right, suit at the bottom left: no rank+suit corner index",
-    "kde-oxygen-air": "rank at the top right, suit at the bottom left: no rank+suit corner index",
-    "kde-oxygen-white": "rank at the top right, suit at the bottom left: no rank+suit corner index",
-    "kde-konqi": "rsvg-convert: the SVG has no dimensions",
-    "kde-xskat-french": "rsvg-convert: the SVG has no dimensions",
-    "kde-dondorf": "indices in all four corners (the other two would be unlabelled)",
-    "gnome-dondorf": "indices in all four corners (the other two would be unlabelled)",
-    "gnome-ancient-french": "French court letters V/D/R and 1 for the ace",
-    "gnome-guyenne-classic": "court cards without letters",
-    "gnome-tango-nuevo": "huge indices, no room for the automatic index box",
-    "gnome-tango": "the automatic index box misses the suit and the 1 of 10 (shaded glyphs)",
-}
-
-# Designs never used for training: the rendered val sets are made of these only. Whole families are held out
-# (gnome-tigullio and kde-tigullio-international are one design); other near-duplicates stay together in training
-# (nicu ornamental/white in KDE, GNOME and openclipart; anglo and anglo-bitmap; ...).
-HELD_OUT: tuple[str, ...] = ("kde-penguins", "gnome-plastic", "gnome-tigullio", "kde-tigullio-international")
-
-
-# Index boxes measured by hand where the automatic one is wrong: the Nicu Buculei family prints a big suit under a
-# big rank reaching 42 % down the card (the automatic search region stops short and keeps the rank only); the
-# ancient-egyptians suit also reaches below the region. (x0, y0, x1, y1) as fractions of the card.
-_NICU = (0.035, 0.05, 0.24, 0.42)
+# The recipes are files (``datasets/decks.json``, ``datasets/held_out.json``): deck sources with their Debian
+# package and licence, the decks left out after a look at their contact sheets (with the reason), the index boxes
+# measured by hand where the automatic one is wrong (the Nicu Buculei family prints a big suit under a big rank
+# reaching 42 % down the card), the font packages, and the designs held out of training.
+_DECKS_RECIPE = load_recipe("decks.json")
+DECKS: tuple[DeckSource, ...] = tuple(DeckSource(d["name"], d["kind"], d["path"]) for d in _DECKS_RECIPE["decks"])
+DEB_PACKAGES: tuple[str, ...] = tuple(_DECKS_RECIPE["packages"])
+DECK_LICENCES: dict[str, str] = {d["name"]: d["licence"] for d in _DECKS_RECIPE["decks"]}
+DECKS_EXCLUDED: dict[str, str] = {d["name"]: d["excluded"] for d in _DECKS_RECIPE["decks"] if "excluded" in d}
 INDEX_BOX_OVERRIDES: dict[str, tuple[float, float, float, float]] = {
-    "kde-nicu-ornamental": _NICU,
-    "kde-nicu-white": _NICU,
-    "gnome-ornamental": _NICU,
-    "clipart-bordered": _NICU,
-    "clipart-simple": _NICU,
-    "clipart-white": _NICU,
-    "clipart-ornamental": _NICU,
-    "kde-ancient-egyptians": (0.03, 0.025, 0.21, 0.37),
-}
+    d["name"]: tuple(d["index_box"]) for d in _DECKS_RECIPE["decks"] if "index_box" in d}
+# Free fonts for the classifier's synthetic corner indices (``vision.training.index_glyphs``): a design source of
+# their own (printed ranks in many typefaces), unpacked under ``cache/fonts``; a package missing is skipped.
+FONT_PACKAGES: tuple[str, ...] = tuple(_DECKS_RECIPE["font_packages"])
+# Designs never used for training: the rendered val sets and the camera-benchmark videos are made of these only.
+HELD_OUT: tuple[str, ...] = tuple(load_recipe("held_out.json")["held_out"])
 
 
-def card_id(source: DeckSource, card: Card) -> str:
-    """The SVG element id (or file name) of ``card`` in ``source``."""
-    r, s = int(card.rank), card.suit.letter
+def card_id(source: DeckSource, card: str) -> str:
+    """The SVG element id (or file name) of ``card`` (a name such as ``"Qh"``) in ``source``."""
+    r, s = RANKS.index(card[:-1]) + 1, card[-1]
     rank_word = _RANK_WORD.get(r, str(r))
     if source.kind == "kde":
         return f"{rank_word}_{_SUIT_WORD[s]}"
@@ -206,8 +129,8 @@ _GLYPH_FONT_SKIP = re.compile(
 def glyph_fonts(cache: Path = CACHE) -> list[Path]:
     """The usable font files under ``cache/fonts`` (after ``fetch_fonts``), sorted: TrueType/OpenType, upright,
     not hairline, not symbols (``_GLYPH_FONT_SKIP``), one copy of each file name, and only fonts that draw real
-    Latin capitals and digits (``vision.index_glyphs.font_renders_ranks``)."""
-    from vision.index_glyphs import font_renders_ranks
+    Latin capitals and digits (``vision.training.index_glyphs.font_renders_ranks``)."""
+    from vision.training.index_glyphs import font_renders_ranks
 
     root = cache / "fonts"
     seen, out = set(), []
@@ -238,7 +161,7 @@ def _svg_text(path: Path) -> Path:
     return out
 
 
-def _render(exe: str, source: DeckSource, card: Card, out: Path, zoom: float) -> None:
+def _render(exe: str, source: DeckSource, card: str, out: Path, zoom: float) -> None:
     src = CACHE / "root" / source.path
     if source.kind == "clipart":
         cmd = [exe, "-z", f"{zoom:.4f}", str(src / card_id(source, card)), "-o", str(out)]
@@ -263,12 +186,12 @@ def rasterise_deck(source: DeckSource, cache: Path = CACHE, width: int = RASTER_
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / "_probe.png"
     zoom = None
-    for card in full_deck():
+    for card in CARD_NAMES:
         out = out_dir / f"{card}.png"
         if out.exists():
             continue
         if zoom is None:
-            _render(exe, source, Card.parse("As"), tmp, 1.0)
+            _render(exe, source, "As", tmp, 1.0)
             zoom = 1.5 * width / load_face(tmp).shape[1]
         _render(exe, source, card, tmp, zoom)
         face = load_face(tmp)
@@ -387,11 +310,11 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
 
 
 def load_decks(cache: Path = CACHE, held_out: bool | None = None) -> dict[str, list]:
-    """Deck name -> list of ``vision.scenes.Face`` (52 each) from the rasterised cache and ``decks.json``.
+    """Deck name -> list of ``vision.training.scenes.Face`` (52 each) from the rasterised cache and ``decks.json``.
 
     ``held_out``: None = all decks, True = only the held-out designs, False = only the training designs.
     """
-    from vision.scenes import Face
+    from vision.training.scenes import Face
 
     info = json.loads((cache / "cards" / "decks.json").read_text())
     out = {}
@@ -399,7 +322,7 @@ def load_decks(cache: Path = CACHE, held_out: bool | None = None) -> dict[str, l
         if held_out is not None and bool(meta["held_out"]) != held_out:
             continue
         box = tuple(meta["index_box"])
-        out[name] = [Face(str(c), load_face(cache / "cards" / name / f"{c}.png"), box, name) for c in full_deck()]
+        out[name] = [Face(c, load_face(cache / "cards" / name / f"{c}.png"), box, name) for c in CARD_NAMES]
     return out
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.train import BUILD, CARD_NAMES, MODELS, NONE_CLASS, RUNS, _load_crops, offline_env
+from vision.training.train import BUILD, CARD_NAMES, MODELS, NONE_CLASS, RUNS, _load_crops, offline_env
 
 
 def detector_val(imgsz: int = 416, run: Path | None = None) -> dict:
@@ -153,7 +153,7 @@ def end_to_end(imgsz: int = 416, conf: float = 0.25, limit: int | None = None) -
     """Per labelled index (>= 8 px) of the held-out val scenes: found by the ONNX detector? named right?"""
     import cv2
 
-    from vision.scenes import crop_index
+    from vision.training.scenes import crop_index
 
     det = _session(MODELS / "detector.onnx")
     clf = _session(MODELS / "classifier.onnx")
