@@ -18,7 +18,9 @@ def run(args, stdin="", home=None):
 
 
 def saved(home):
-    return json.loads((Path(home) / "last-game.json").read_text())
+    """The game saved last (each game has its own file in games/)."""
+    files = sorted((Path(home) / "games").glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    return json.loads(files[-1].read_text())
 
 
 def test_the_console_script_is_installed():
@@ -69,13 +71,30 @@ def test_with_a_seed_the_app_calls_the_cards(tmp_path):
     assert saved(tmp_path)["state"]["dealt"] == [first, second]
 
 
-def test_a_corrupt_save_is_a_one_line_error_and_the_backup_is_kept(tmp_path):
+def test_a_damaged_save_resumes_from_its_backup_and_says_so(tmp_path):
     run(["play", "tommy", "--manual", "--no-hints"], "Qh\nw1\n", tmp_path)
-    (tmp_path / "last-game.json").write_text("{not json")
-    out = run(["resume"], "", tmp_path)
-    assert out.returncode == 2
-    assert len(out.stderr.strip().splitlines()) == 1 and "corrupt" in out.stderr and ".bak" in out.stderr
-    assert (tmp_path / "last-game.json.bak").exists()
+    (path,) = (tmp_path / "games").glob("*.json")
+    path.write_text("{not json")
+    out = run(["resume", "--no-hints"], "q\n", tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "damaged" in out.stdout and "backup" in out.stdout
+    assert saved(tmp_path)["state"]["history"] == ["Qh"]  # the backup is one action behind; the game goes on
+
+
+def test_a_new_game_keeps_the_unfinished_one_and_resume_lists_and_continues_either(tmp_path):
+    """Issue 11: a Sir Tommy game, then a Poker game: the Sir Tommy game was silently lost."""
+    run(["play", "tommy", "--manual", "--no-hints"], "7s\nw0\nq\n", tmp_path)
+    run(["play", "poker", "--manual", "--no-hints"], "5h\nq\n", tmp_path)
+    listing = run(["resume", "--list"], "", tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    rows = [line.split() for line in listing.stdout.splitlines() if line.startswith("│") and "unfinished" in line]
+    ids = [row[1] for row in rows]
+    assert [i.split("-")[0] for i in ids] == ["tommy", "poker"]
+    out = run(["resume", "--no-hints"], "r1c1\nq\n", tmp_path)  # the last unfinished game: poker
+    assert saved(tmp_path)["state"]["placements"] == [["5h", "r1c1"]]
+    out = run(["resume", ids[0], "--no-hints"], "Qh\nw1\nq\n", tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert saved(tmp_path)["state"]["history"] == ["7s", "S>W0", "Qh", "S>W1"]
 
 
 def test_resume_without_a_save_says_how_to_start(tmp_path):

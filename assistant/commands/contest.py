@@ -67,7 +67,7 @@ def load_contest(path: Path, saver=None):
     backup = path.with_suffix(path.suffix + ".bak")
     keep = f"; the previous save is kept: `patience contest --resume --file {backup}`" if backup.exists() else ""
     try:
-        data = read_save(path)
+        data = read_save(path, use_backup=False)  # a damaged contest save is reported; the player picks the .bak
         return Contest.from_dict(data["state"], saver=saver)
     except SaveError:
         raise UserError(f"the contest save {path} is corrupt{keep}") from None
