@@ -39,6 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def interrupted_message() -> str:
+    """What Ctrl-C prints: when a game is running, that it is saved and how to go on (every action is saved)."""
+    saves = sys.modules.get("assistant.saves")
+    running = saves.running_game() if saves is not None else None
+    if running is None or running.game_id is None:
+        return "interrupted"
+    return f"interrupted - the game is saved ({running.game_id}): continue with `patience resume`"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -51,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"patience {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(interrupted_message(), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
