@@ -14,7 +14,7 @@ import sys
 from assistant import __version__
 
 # Order here is the order in --help.
-COMMANDS = ["demo", "play", "resume", "contest", "deal", "score", "bench", "detect", "dataset", "train"]
+COMMANDS = ["demo", "play", "resume", "contest", "deal", "score", "score-photo", "shuffle-photo", "bench", "detect", "dataset", "train"]
 
 
 class UserError(Exception):
@@ -29,10 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"patience-lens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
+        module_name = f"assistant.commands.{name.replace('-', '_')}"  # score-photo -> score_photo.py
         try:
-            module = importlib.import_module(f"assistant.commands.{name}")
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name == f"assistant.commands.{name}":
+            if exc.name == module_name:
                 continue  # command not built yet
             raise
         module.add_parser(sub)

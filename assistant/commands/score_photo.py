@@ -1,0 +1,313 @@
+"""``patience score-photo``: score a photo of a dealt Poker Patience grid (rules/004, "Wertung").
+
+``patience score-photo IMAGE...`` finds the 25 cards of each photo with the committed recogniser, the 5x5 grid
+they lie in (any rotation, a tilted camera, uneven gaps, crooked cards; a phone photo's EXIF orientation is
+applied), and prints the grid as seen (top row first, left to right), each row's and column's hand and points,
+and both totals against the win thresholds (200 American / 70 English). ``--scoring american|english`` shows one.
+
+``--json`` prints one object per image and line:
+
+    {"image": "grid.jpg", "rows": [["Ah", "Kd", null, ...] x 5], "american": 97, "english": 31,
+     "lines": [{"line": "row 1", "cards": [...], "hand": "pair", "american": 2, "english": 1}, ...],
+     "warnings": ["row 1, column 3: no card read"], "notes": [...], "thresholds": {"american": 200, ...}}
+
+A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
+cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
+reading or stays unread; ``notes`` say where that rule decided. Lines with an unread cell score 0.
+
+Exit code: 0 when every photo gave a clean grid of 25 cards; 1 when a photo shows fewer or more than 25 cards, a
+card twice, two cards in a cell, a missing row or an unreadable cell (the complete lines are still scored);
+2 when a file is missing or not a readable image (the other photos are still scored).
+
+``--draw DIR`` writes each photo with the grid's cells and the card read in each (``DIR/<name>.grid.jpg``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from assistant.cli import UserError
+
+THRESHOLDS = {"american": 200, "english": 70}
+# The detector runs on the whole picture first; a big photo is cut into tiles only when that misses cells.
+# Tiles are made just fine enough for the corner indices seen on the first pass (this share of their height).
+TILE_INDEX_SHARE = 0.6
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "score-photo",
+        help="score a photo of a dealt Poker Patience grid",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos of dealt grids (files or folders)")
+    add_common_arguments(parser)
+    parser.add_argument("--draw", metavar="DIR", help="also write each photo with the grid and card names drawn")
+    parser.set_defaults(func=run)
+
+
+def add_common_arguments(parser) -> None:
+    parser.add_argument("--scoring", choices=("american", "english", "both"), default="both",
+                        help="which points to show (default both)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="ONNX Runtime threads per model (default 2)")
+
+
+# --------------------------------------------------------------------------------------------------- reading
+
+
+def load_detector(args):
+    from vision.detector import Detector
+    from vision.onnx_backend import ModelFileError
+
+    if args.threads is not None and args.threads < 1:
+        raise UserError(f"--threads {args.threads}: give 1 or more")
+    try:
+        return Detector(model_dir=args.model, threads=args.threads)
+    except (ModelFileError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def read_grid(detector, image):
+    """``(GridReading, DetectionResult)`` for one BGR picture.
+
+    First the whole picture at the detector's input size (a grid that fills a phone photo has corner indices
+    large enough for it); when that leaves cells unread and the picture is bigger than the detector's input, once
+    more with tiles just fine enough for the indices seen (``vision.tiling``) and the better reading kept."""
+    import numpy as np
+
+    saved = detector.tile, detector.min_index_px
+    try:
+        detector.tile = "off"
+        reading, result = _read(detector, image)
+        if _clean(reading):
+            return reading, result
+        d = result.detections
+        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[(d.data.get("label", np.array([])) == "index")] if len(d) else []
+        index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) else saved[1]
+        detector.tile = "auto"
+        detector.min_index_px = max(saved[1], min(index_px, 4 * saved[1]))
+        if detector.tile_plan(image.shape[:2]) is None:
+            return reading, result
+        reading2, result2 = _read(detector, image)
+        if _quality(reading2) > _quality(reading):
+            return reading2, result2
+        return reading, result
+    finally:
+        detector.tile, detector.min_index_px = saved
+
+
+def corner_probabilities(detector, image, result, top: int = 5) -> list[tuple | None]:
+    """For each raw detection of ``result``: the classifier's ``top`` names for a corner index as
+    ``((name, probability), ...)`` (None for whole-card boxes): the deck rule's second choices. Unsure corners
+    are averaged over their four quarter turns, as the detector does."""
+    import numpy as np
+
+    from vision.crops import crops_to_tensor, index_crop, resize_crops
+
+    d = result.detections
+    out: list[tuple | None] = [None] * len(d)
+    if detector.classifier is None or not len(d):
+        return out
+    labels = d.data.get("label")
+    idx = [i for i in range(len(d)) if labels is None or str(labels[i]) != "card"]
+    if not idx:
+        return out
+    crops = [index_crop(image, d.xyxy[i], detector.spec.crop_size, detector.spec.crop_pad) for i in idx]
+    x = crops_to_tensor(resize_crops(crops, detector.classifier.size))
+    p = detector.classifier.probabilities(x)
+    unsure = np.flatnonzero(p.max(axis=1) < detector.tta_below)
+    if len(unsure):
+        turns = [np.ascontiguousarray(np.rot90(x[unsure], k, axes=(2, 3))) for k in (1, 2, 3)]
+        pu = detector.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
+        p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
+    names = detector.classifier_names
+    for row, i in zip(p, idx):
+        best = np.argsort(-row)[:top]
+        out[i] = tuple((names[b], float(row[b])) for b in best if names[b] and row[b] >= 0.01)
+    return out
+
+
+def _read(detector, image):
+    from assistant.photo_grid import grid_from_detection
+
+    result = detector.detect(image)
+    return grid_from_detection(result, corner_probabilities(detector, image, result)), result
+
+
+def _clean(reading) -> bool:
+    return reading.found and all(c is not None for c in reading.cells) and not reading.warnings
+
+
+def _quality(reading) -> tuple[int, int]:
+    return (sum(c is not None for c in reading.cells), -len(reading.warnings))
+
+
+# --------------------------------------------------------------------------------------------------- scoring
+
+
+def score_reading(rows) -> dict:
+    """Both scorings of a grid with unread cells (None): ``{"american", "english", "lines"}``; incomplete lines
+    score 0 (assistant.games.poker.score_grid)."""
+    from assistant.cards import Card
+    from assistant.games.poker import score_grid
+
+    cells = [None if n is None else Card.parse(n) for row in rows for n in row]
+    am = score_grid(cells, "american")
+    en = score_grid(cells, "english")
+    lines = []
+    for a, e in zip(am.lines, en.lines):
+        lines.append({"line": a.name, "cards": [None if c is None else str(c) for c in a.cards],
+                      "hand": None if a.category is None else a.category.label,
+                      "american": a.points, "english": e.points})
+    return {"american": am.total, "english": en.total, "lines": lines}
+
+
+def reading_object(image: str, reading) -> dict:
+    """The JSON object of one photo."""
+    obj = {"image": image, "rows": reading.rows}
+    obj.update(score_reading(reading.rows))
+    obj["warnings"] = list(reading.warnings)
+    obj["notes"] = list(reading.notes)
+    obj["thresholds"] = dict(THRESHOLDS)
+    return obj
+
+
+# --------------------------------------------------------------------------------------------------- command
+
+
+def read_photo(path: Path):
+    """BGR picture with its EXIF orientation applied (as a phone shows it), or ValueError with the reason."""
+    from assistant.commands.detect import read_image
+
+    return read_image(path)  # cv2.imdecode with IMREAD_COLOR turns the pixels by the EXIF orientation tag
+
+
+def run(args) -> int:
+    from assistant.commands.detect import expand_inputs
+
+    images, errors = expand_inputs(args.images)
+    status = 0
+    for path, reason in errors:
+        status = 2
+        report_error(args, "score-photo", path, reason)
+    if not images:
+        return 2
+    detector = load_detector(args)
+    for path in images:
+        try:
+            image = read_photo(path)
+        except ValueError as exc:
+            status = 2
+            report_error(args, "score-photo", str(path), str(exc))
+            continue
+        reading, _result = read_grid(detector, image)
+        obj = reading_object(str(path), reading)
+        if args.draw:
+            write_drawing(args.draw, path, image, reading)
+        if args.json:
+            print(json.dumps(obj), flush=True)
+        else:
+            print_reading(obj, args.scoring)
+        if obj["warnings"] and status == 0:
+            status = 1
+    return status
+
+
+def report_error(args, command: str, path: str, reason: str) -> None:
+    print(f"patience {command}: {path}: {reason}", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps({"image": path, "error": reason}), flush=True)
+
+
+def write_drawing(folder: str, path: Path, image, reading) -> Path:
+    import cv2
+
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create {out} ({exc.strerror}): give a writable folder") from None
+    target = out / (path.stem + ".grid.jpg")
+    if not cv2.imwrite(str(target), draw_grid(image, reading)):
+        raise UserError(f"cannot write {target}: check that the folder is writable")
+    return target
+
+
+def draw_grid(image, reading):
+    """A copy of the picture with each cell's outline and the card read in it (red: unread)."""
+    import cv2
+    import numpy as np
+
+    out = image.copy()
+    scale = max(1.0, max(out.shape[:2]) / 900)
+    for r, row in enumerate(reading.cell_boxes):
+        for c, quad in enumerate(row):
+            if quad is None:
+                continue
+            name = reading.rows[r][c]
+            colour = (0, 200, 0) if name else (0, 0, 255)
+            cv2.polylines(out, [np.round(quad).astype(np.int32)], True, colour, max(1, int(2 * scale)), cv2.LINE_AA)
+            label = name or "?"
+            cx, cy = quad.mean(0)
+            size = 0.9 * scale
+            (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, max(2, int(2 * scale)))
+            org = (int(cx - tw / 2), int(cy + th / 2))
+            cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), max(4, int(6 * scale)), cv2.LINE_AA)
+            cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, size, colour if name else (0, 0, 255),
+                        max(2, int(2 * scale)), cv2.LINE_AA)
+    return out
+
+
+def print_reading(obj: dict, scoring: str) -> None:
+    """The grid, the hands of its rows and columns and the totals, for people (rich)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from assistant.cards import Card
+
+    def card_text(name) -> Text:
+        if name is None:
+            return Text("??", style="bold yellow")
+        c = Card.parse(name)
+        return Text(c.pretty, style="red" if c.suit.is_red else "bold")
+
+    shown = ("american", "english") if scoring == "both" else (scoring,)
+    console = Console()
+    square = Table(title=f"{obj['image']}: the grid as seen", header_style="dim")
+    square.add_column("")
+    for c in range(1, 6):
+        square.add_column(f"col {c}", justify="center")
+    for r, row in enumerate(obj["rows"]):
+        square.add_row(f"row {r + 1}", *[card_text(n) for n in row])
+    lines = Table(title="Hands", show_footer=True)
+    lines.add_column("line", footer="total")
+    lines.add_column("cards")
+    lines.add_column("hand")
+    for s in shown:
+        lines.add_column(s.capitalize(), justify="right", footer=str(obj[s]))
+    for line in obj["lines"]:
+        cards = Text(" ").join(card_text(n) for n in line["cards"])
+        lines.add_row(line["line"], cards, line["hand"] or Text("incomplete", style="yellow"),
+                      *[str(line[s]) for s in shown])
+        if line["line"] == "row 5":
+            lines.add_section()
+    console.print(square)
+    console.print(lines)
+    complete = all(line["hand"] for line in obj["lines"])
+    for s in shown:
+        t = obj["thresholds"][s]
+        verdict = ("[green]won[/]" if obj[s] >= t else "[yellow]not reached[/]") if complete else \
+            "[yellow]grid not complete[/]"
+        console.print(f"{s.capitalize()}: {obj[s]} points, Poker Patience win at {t}: {verdict}")
+    for note in obj["notes"]:
+        console.print(f"[cyan]deck rule:[/] {note}")
+    for w in obj["warnings"]:
+        console.print(f"[yellow]warning:[/] {w}")

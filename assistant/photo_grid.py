@@ -1,0 +1,583 @@
+"""The 5x5 Poker Patience grid in a photo: from the cards seen (names, scores, positions) to 25 cells.
+
+Pure geometry and bookkeeping (numpy only, no model, no image), so the photo command and the live camera can share
+it and the tests can feed it made-up box sets:
+
+    reading = grid_from_cards(sightings, card_centres)
+    reading.rows          # 5 lists of 5 card names (``"Qh"``) or None, top row first, left to right, as seen
+    reading.warnings      # plain sentences: unreadable cells, extra or doubled cards, a missing row, ...
+    reading.notes         # doubtful readings the deck rule settled ("each card once")
+    reading.cell_boxes    # 5x5 quadrilaterals (4x2 image points) of the cells, for drawing
+
+How the grid is found (robust to any rotation, perspective, uneven gaps and crooked cards):
+
+1. the lattice: the two directions and steps of the grid from each card centre's nearest neighbours, then the
+   cards are numbered by walking from the middle card to its neighbours one step at a time;
+2. a homography from lattice numbers to the picture is fitted to them (least squares) and every card is numbered
+   again through it, until nothing changes: far rows may look smaller than near ones (perspective);
+3. "as seen": of the grid's four quarter turns, the one whose rows run nearest the picture's left-to-right (and
+   whose first row is nearest the top) is used;
+4. the 5x5 window that holds the most cards is the grid; cards outside it are reported, not scored;
+5. each cell takes the card name with the most evidence among the corner indices inside it; a name already given,
+   with more evidence, to another cell is not given twice (a deck holds each card once): the cell takes its next
+   reading, or stays unread.
+
+A cell with no reading is ``None`` and named in a warning; it is never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+SIZE = 5
+# A card centre that lies further than this (in grid steps, on either axis) from a lattice point belongs to no cell.
+MAX_OFFSET = 0.45
+# Walking from card to card: a neighbour must lie within this of a whole number of steps on both axes.
+WALK_TOLERANCE = 0.3
+# A cell needs this much evidence (summed corner scores) for its best name to be read at all.
+MIN_EVIDENCE = 0.1
+# A cell's second name with at least this share of its first's evidence, and no other cell's card: warned about.
+SECOND_CARD_SHARE = 0.5
+# A reading outside the grid counts as a card there from this score on (the detector reports cards from 0.3).
+MIN_OUTSIDE_SCORE = 0.3
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One reading of a card name at a place in the picture: a corner index (or a grouped card).
+
+    ``score`` 0..1 (detector x classifier); ``box`` (x1, y1, x2, y2) in picture pixels."""
+
+    card: str
+    score: float
+    box: tuple[float, float, float, float]
+    # the classifier's other answers for this corner, name -> probability (with ``weight`` the detector's belief
+    # that it is a corner at all); without them, the one name with ``score`` is the evidence
+    probs: tuple[tuple[str, float], ...] = ()
+    weight: float = 1.0
+
+    def evidence(self) -> dict[str, float]:
+        """Name -> evidence this reading gives the cell it lies in."""
+        if self.probs:
+            return {n: self.weight * p for n, p in self.probs if n}
+        return {self.card: float(self.score)} if self.card else {}
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+
+@dataclass
+class GridReading:
+    """The grid read from one picture. ``rows``: 5x5 card names or None, as seen (top row first, left to right).
+
+    ``found`` is False when no grid could be made out at all (then every cell is None).
+    ``cell_boxes[r][c]``: the cell's quadrilateral in the picture (4x2 float array) or None without a grid.
+    ``cards_seen``: cards read (cells read, cards outside the grid, second cards in a cell); ``extra``: the names
+    read outside the grid."""
+
+    rows: list[list[str | None]]
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    cell_boxes: list[list[np.ndarray | None]] = field(default_factory=list)
+    found: bool = True
+    cards_seen: int = 0
+    extra: list[str] = field(default_factory=list)
+
+    @property
+    def cells(self) -> list[str | None]:
+        """Row-major, 25 entries."""
+        return [c for row in self.rows for c in row]
+
+    @property
+    def complete(self) -> bool:
+        """Every cell read and nothing to warn about."""
+        return all(c is not None for c in self.cells) and not self.warnings
+
+
+def cell_name(r: int, c: int) -> str:
+    return f"row {r + 1}, column {c + 1}"
+
+
+# --------------------------------------------------------------------------------------------------- lattice
+
+
+def _axis_directions(points: np.ndarray, k: int = 4) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    """The grid's two directions (unit vectors) and step lengths (pixels) from nearest-neighbour vectors."""
+    n = len(points)
+    if n < 3:
+        return None
+    d = points[None, :, :] - points[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    kk = min(k, n - 1)
+    nearest = np.argsort(dist, axis=1)[:, :kk]
+    vecs = d[np.arange(n)[:, None], nearest].reshape(-1, 2)
+    lengths = np.hypot(vecs[:, 0], vecs[:, 1])
+    ok = lengths > 1e-6
+    vecs, lengths = vecs[ok], lengths[ok]
+    if not len(vecs):
+        return None
+    ang = np.mod(np.degrees(np.arctan2(vecs[:, 1], vecs[:, 0])), 180.0)
+    # weight short vectors more: they are the axis neighbours, diagonals are longer
+    w = np.median(lengths) / lengths
+    hist = np.bincount(np.round(ang).astype(int) % 180, weights=w, minlength=180)
+    kernel = np.exp(-0.5 * (np.arange(-6, 7) / 3.0) ** 2)
+    smooth = np.array([np.sum(hist[(i + np.arange(-6, 7)) % 180] * kernel) for i in range(180)])
+    a1 = int(np.argmax(smooth))
+    sep = np.abs((np.arange(180) - a1 + 90) % 180 - 90)  # angular distance from a1, 0..90
+    cand = np.where(sep >= 35, smooth, -1.0)
+    a2 = int(np.argmax(cand))
+    if cand[a2] <= 0:
+        a2 = (a1 + 90) % 180  # all cards in one line: guess the perpendicular
+
+    def refine(a0: int) -> tuple[np.ndarray, float]:
+        diff = np.abs((ang - a0 + 90) % 180 - 90)
+        sel = diff <= 15
+        if not sel.any():
+            rad = np.radians(a0)
+            return np.array([np.cos(rad), np.sin(rad)]), float(np.median(lengths))
+        v = vecs[sel].copy()
+        ref = np.array([np.cos(np.radians(a0)), np.sin(np.radians(a0))])
+        v[v @ ref < 0] *= -1
+        unit = v.sum(0)
+        unit /= np.linalg.norm(unit)
+        # the step: per card, its nearest neighbour along this axis (a gap makes the next one two steps away)
+        per_point = []
+        for i in range(n):
+            dd = d[i]
+            along = np.abs(dd @ unit)
+            across = np.abs(dd @ np.array([-unit[1], unit[0]]))
+            m = (along > 1e-6) & (across < 0.35 * along)
+            if m.any():
+                per_point.append(along[m].min())
+        step = float(np.median(per_point)) if per_point else float(np.median(lengths[sel]))
+        return unit, step
+
+    e1, s1 = refine(a1)
+    e2, s2 = refine(a2)
+    return e1, e2, s1, s2
+
+
+def _walk(points: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """Lattice numbers (n, 2) for the cards reachable from the middle card one step at a time; (-9999) elsewhere.
+
+    ``basis``: 2x2, columns = one step along each axis in pixels."""
+    n = len(points)
+    coords = np.full((n, 2), -9999, dtype=np.int64)
+    centre = np.median(points, axis=0)
+    start = int(np.argmin(np.hypot(*(points - centre).T)))
+    coords[start] = 0
+    inv = np.linalg.inv(basis)
+    queue = [start]
+    taken = {(0, 0)}
+    while queue:
+        p = queue.pop(0)
+        rel = (points - points[p]) @ inv.T  # lattice offsets of every card from p
+        order = np.argsort(np.hypot(*(points - points[p]).T))
+        for q in order:
+            if coords[q, 0] != -9999:
+                continue
+            a, b = rel[q]
+            ra, rb = round(a), round(b)
+            if (ra, rb) == (0, 0) or max(abs(ra), abs(rb)) > 2:
+                continue
+            if abs(a - ra) > WALK_TOLERANCE or abs(b - rb) > WALK_TOLERANCE:
+                continue
+            cell = (int(coords[p, 0] + ra), int(coords[p, 1] + rb))
+            if cell in taken:
+                continue
+            coords[q] = cell
+            taken.add(cell)
+            queue.append(int(q))
+    return coords
+
+
+def fit_homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """3x3 H with dst ~ H(src), least squares (normalised DLT); None when the points are degenerate."""
+    if len(src) < 4:
+        return None
+
+    def norm(p):
+        m = p.mean(0)
+        s = np.sqrt(2) / max(np.mean(np.hypot(*(p - m).T)), 1e-9)
+        return np.array([[s, 0, -s * m[0]], [0, s, -s * m[1]], [0, 0, 1]])
+
+    ts, td = norm(src), norm(dst)
+    s = np.c_[src, np.ones(len(src))] @ ts.T
+    d = np.c_[dst, np.ones(len(dst))] @ td.T
+    rows = []
+    for (x, y, _), (u, v, _) in zip(s, d):
+        rows.append([-x, -y, -1, 0, 0, 0, u * x, u * y, u])
+        rows.append([0, 0, 0, -x, -y, -1, v * x, v * y, v])
+    a = np.array(rows)
+    _, sv, vt = np.linalg.svd(a)
+    if sv[-2] < 1e-9 * sv[0]:  # the points lie on a line: no unique homography
+        return None
+    h = vt[-1].reshape(3, 3)
+    h = np.linalg.inv(td) @ h @ ts
+    if abs(h[2, 2]) < 1e-12:
+        return None
+    return h / h[2, 2]
+
+
+def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.c_[np.asarray(pts, float).reshape(-1, 2), np.ones(len(np.asarray(pts).reshape(-1, 2)))] @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _affine_h(coords: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+    """Least-squares affine map lattice -> picture as a 3x3 (for too few or collinear cards)."""
+    if len(coords) < 3:
+        return None
+    a = np.c_[coords, np.ones(len(coords))]
+    sol, *_ = np.linalg.lstsq(a, points, rcond=None)
+    h = np.eye(3)
+    h[:2, :] = sol.T
+    if abs(np.linalg.det(h[:2, :2])) < 1e-9:
+        return None
+    return h
+
+
+def fit_lattice(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(H, coords)``: H maps lattice numbers (a, b) to picture pixels; ``coords`` (n, 2) the lattice numbers of
+    the points (-9999 for points that are on no lattice point). None when no grid can be made out."""
+    points = np.asarray(points, float).reshape(-1, 2)
+    axes = _axis_directions(points)
+    if axes is None:
+        return None
+    e1, e2, s1, s2 = axes
+    basis = np.c_[e1 * s1, e2 * s2]
+    if abs(np.linalg.det(basis)) < 1e-9:
+        return None
+    coords = _walk(points, basis)
+    h = None
+    for _ in range(8):
+        on = coords[:, 0] != -9999
+        if on.sum() < 3:
+            return None
+        span = np.ptp(coords[on], axis=0)
+        h_new = fit_homography(coords[on].astype(float), points[on]) if on.sum() >= 6 and span.min() >= 1 else None
+        if h_new is None:
+            h_new = _affine_h(coords[on].astype(float), points[on])
+        if h_new is None:
+            return None
+        h = h_new
+        g = apply_h(np.linalg.inv(h), points)
+        r = np.round(g)
+        ok = np.all(np.abs(g - r) <= MAX_OFFSET, axis=1)
+        new = np.where(ok[:, None], r.astype(np.int64), -9999)
+        # two cards on one lattice point: both keep it (the cell reports two cards)
+        if np.array_equal(new, coords):
+            break
+        coords = new
+    return h, coords
+
+
+# --------------------------------------------------------------------------------------------------- as seen
+
+
+def seen_orientation(h: np.ndarray, centre: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``(col_axis, row_axis)``: lattice unit vectors (each ±(1,0) or ±(0,1)) that run left to right and top to
+    bottom in the picture at lattice point ``centre``: the quarter turn of the grid nearest the picture's axes."""
+    c = np.asarray(centre, float)
+    options = [np.array(v, float) for v in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    p0 = apply_h(h, c[None])[0]
+    dirs = []
+    for v in options:
+        d = apply_h(h, (c + 0.5 * v)[None])[0] - p0
+        dirs.append(d / max(np.linalg.norm(d), 1e-9))
+    right = max(range(4), key=lambda i: dirs[i][0])
+    rest = [i for i in range(4) if abs(options[i] @ options[right]) < 0.5]
+    down = max(rest, key=lambda i: dirs[i][1])
+    return options[right], options[down]
+
+
+def to_seen(coords: np.ndarray, col_axis: np.ndarray, row_axis: np.ndarray) -> np.ndarray:
+    """Lattice numbers (a, b) -> (row, column) numbers as seen (not yet shifted to start at 0)."""
+    coords = np.asarray(coords, float).reshape(-1, 2)
+    return np.stack([coords @ row_axis, coords @ col_axis], axis=1).round().astype(np.int64)
+
+
+def from_seen(rc: np.ndarray, col_axis: np.ndarray, row_axis: np.ndarray) -> np.ndarray:
+    """(row, column) as seen -> lattice numbers (a, b) (the inverse of :func:`to_seen`)."""
+    rc = np.asarray(rc, float).reshape(-1, 2)
+    return rc[:, :1] * row_axis[None, :] + rc[:, 1:2] * col_axis[None, :]
+
+
+def _best_window(rc: np.ndarray) -> tuple[int, int]:
+    """Top-left (row, column) of the 5x5 window holding the most cards (ties: nearest the cards' middle)."""
+    r0s = range(rc[:, 0].min() - SIZE + 1, rc[:, 0].max() + 1)
+    c0s = range(rc[:, 1].min() - SIZE + 1, rc[:, 1].max() + 1)
+    mid = rc.mean(0)
+    best, best_key = (0, 0), None
+    for r0 in r0s:
+        for c0 in c0s:
+            inside = ((rc[:, 0] >= r0) & (rc[:, 0] < r0 + SIZE) & (rc[:, 1] >= c0) & (rc[:, 1] < c0 + SIZE)).sum()
+            off = abs(r0 + 2 - mid[0]) + abs(c0 + 2 - mid[1])
+            # the cards found sit at the window's top-left when a whole row or column is missing
+            key = (int(inside), -round(off * 2) / 2, r0, c0)
+            if best_key is None or key > best_key:
+                best, best_key = (r0, c0), key
+    return best
+
+
+# --------------------------------------------------------------------------------------------------- reading
+
+
+def _empty_rows() -> list[list[str | None]]:
+    return [[None] * SIZE for _ in range(SIZE)]
+
+
+def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequence[float]] | None = None) -> GridReading:
+    """Read the 5x5 grid.
+
+    ``sightings``: every named reading: corner indices (several per card, perhaps disagreeing) or whole cards,
+    each with its score; the cell a reading belongs to is found from its box centre.
+    ``card_centres``: centres of whole cards (e.g. the detector's card boxes) to find the lattice with; without
+    them (or with fewer than 4), the centres of the named cards are used (readings of one name within a cell
+    averaged).
+    """
+    sightings = [s for s in sightings if s.card or s.probs]
+    names = sorted({s.card for s in sightings if s.card})
+    points = np.asarray(card_centres, float).reshape(-1, 2) if card_centres is not None else np.zeros((0, 2))
+    if len(points) < 4:
+        points = _name_centres([s for s in sightings if s.card])
+    fit = fit_lattice(points) if len(points) >= 3 else None
+    if fit is None:
+        return GridReading(rows=_empty_rows(), warnings=[_too_few(len(names))], found=False,
+                           cell_boxes=[[None] * SIZE for _ in range(SIZE)], cards_seen=len(names))
+    h, coords = fit
+    on = coords[:, 0] != -9999
+    centre = coords[on].mean(0) if on.any() else np.zeros(2)
+    col_axis, row_axis = seen_orientation(h, centre)
+    h_inv = np.linalg.inv(h)
+
+    # every reading's cell, as seen
+    pos = np.array([s.centre for s in sightings], float).reshape(-1, 2)
+    g = apply_h(h_inv, pos) if len(pos) else np.zeros((0, 2))
+    near = np.all(np.abs(g - np.round(g)) <= 0.5, axis=1) if len(g) else np.zeros(0, bool)
+    rc = to_seen(np.round(g), col_axis, row_axis) if len(g) else np.zeros((0, 2), np.int64)
+    lattice_rc = to_seen(coords[on], col_axis, row_axis)
+    r0, c0 = _best_window(lattice_rc if len(lattice_rc) else rc)
+
+    evidence: dict[tuple[int, int], dict[str, float]] = {}
+    outside: dict[str, float] = {}
+    for s, (r, c), ok in zip(sightings, rc, near):
+        r, c = int(r - r0), int(c - c0)
+        if ok and 0 <= r < SIZE and 0 <= c < SIZE:
+            cell = evidence.setdefault((r, c), {})
+            for name, ev in s.evidence().items():
+                cell[name] = cell.get(name, 0.0) + ev
+        elif s.card and s.score >= MIN_OUTSIDE_SCORE:
+            outside[s.card] = max(outside.get(s.card, 0.0), float(s.score))
+    evidence = {cell: ev for cell, ev in evidence.items() if max(ev.values(), default=0.0) >= MIN_EVIDENCE}
+
+    rows = _empty_rows()
+    warnings: list[str] = []
+    notes: list[str] = []
+    where = assign_names(evidence)
+    for name, (r, c) in where.items():
+        rows[r][c] = name
+    for (r, c), ev in sorted(evidence.items()):
+        ranked = sorted(ev.items(), key=lambda kv: -kv[1])
+        top_name, top_score = ranked[0]
+        got = rows[r][c]
+        if got is None:
+            other = where.get(top_name)
+            because = f", but {top_name} is at {cell_name(*other)}; the deck has each card once" if other else ""
+            warnings.append(f"{cell_name(r, c)}: unreadable (read as {top_name}{because})")
+        elif got != top_name:
+            notes.append(f"{cell_name(r, c)}: {got}, not {top_name}: {top_name} is at {cell_name(*where[top_name])} "
+                         "(the deck has each card once)")
+        elif len(ranked) > 1:
+            # a second name here that is no other cell's card: two cards in one cell, or a corner misread
+            second, second_score = ranked[1]
+            if second_score >= SECOND_CARD_SHARE * top_score and where.get(second) is None:
+                warnings.append(f"{cell_name(r, c)}: doubtful, {top_name} or {second}? took {top_name} "
+                                f"(evidence {top_score:.2f} against {second_score:.2f})")
+    # cards that are outside the grid (a stray card, the stock, a card of the next deal)
+    extra = sorted(n for n in outside if n not in where)
+    # missing rows / columns / cells
+    empty_rows = [r for r in range(SIZE) if all(rows[r][c] is None and (r, c) not in evidence for c in range(SIZE))]
+    empty_cols = [c for c in range(SIZE) if all(rows[r][c] is None and (r, c) not in evidence for r in range(SIZE))]
+    for r in empty_rows:
+        warnings.append(f"row {r + 1}: no card found (a missing row?)")
+    for c in empty_cols:
+        warnings.append(f"column {c + 1}: no card found (a missing column?)")
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if rows[r][c] is None and (r, c) not in evidence and r not in empty_rows and c not in empty_cols:
+                warnings.append(f"{cell_name(r, c)}: no card read")
+    if extra:
+        warnings.append(f"{len(extra)} card{'s' if len(extra) > 1 else ''} outside the grid, not scored: "
+                        + " ".join(extra))
+    doubled = _doubled_cells(points, coords, col_axis, row_axis, r0, c0)
+    for r, c in doubled:
+        warnings.append(f"{cell_name(r, c)}: two cards in one cell (the cell shows {rows[r][c] or 'no card'})")
+    cards_seen = sum(v is not None for row in rows for v in row) + len(extra) + len(doubled)
+    if cards_seen != SIZE * SIZE:
+        warnings.insert(0, f"{cards_seen} cards read, a grid has 25")
+    cell_boxes = [[_cell_quad(h, from_seen(np.array([[r + r0, c + c0]]), col_axis, row_axis)[0])
+                   for c in range(SIZE)] for r in range(SIZE)]
+    return GridReading(rows=rows, warnings=warnings, notes=notes, cell_boxes=cell_boxes, found=True,
+                       cards_seen=cards_seen, extra=extra)
+
+
+def assign_names(evidence: dict[tuple[int, int], dict[str, float]]) -> dict[str, tuple[int, int]]:
+    """Name -> cell: each cell at most one name, each name at most once (a deck holds each card once), the total
+    evidence as large as possible (the assignment problem, solved exactly; a cell may stay unread)."""
+    cells = sorted(evidence)
+    names = sorted({n for ev in evidence.values() for n in ev})
+    if not cells:
+        return {}
+    # columns: the names, then one "unread" column per cell (evidence 0)
+    n, m = len(cells), len(names) + len(cells)
+    gain = np.zeros((n, m))
+    for i, cell in enumerate(cells):
+        for j, name in enumerate(names):
+            gain[i, j] = evidence[cell].get(name, 0.0)
+    cost = gain.max() - gain
+    for i in range(n):  # a name the cell gave no evidence for is never better than leaving the cell unread
+        for j, name in enumerate(names):
+            if name not in evidence[cells[i]]:
+                cost[i, j] = cost.max() + 1.0
+    match = _hungarian(cost)
+    out: dict[str, tuple[int, int]] = {}
+    for i, j in enumerate(match):
+        if j < len(names) and gain[i, j] >= MIN_EVIDENCE:
+            out[names[j]] = cells[i]
+    return out
+
+
+def _hungarian(cost: np.ndarray) -> list[int]:
+    """Minimum-cost assignment of every row to a distinct column (rows <= columns); the column of each row.
+    (Kuhn-Munkres with potentials, O(n^2 m).)"""
+    n, m = cost.shape
+    inf = float("inf")
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
+    p = np.zeros(m + 1, dtype=np.int64)  # p[j]: the row (1-based) matched to column j
+    way = np.zeros(m + 1, dtype=np.int64)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = np.full(m + 1, inf)
+        used = np.zeros(m + 1, dtype=bool)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            cur = cost[i0 - 1] - u[i0] - v[1:]
+            free = ~used[1:]
+            better = free & (cur < minv[1:])
+            minv[1:][better] = cur[better]
+            way[1:][better] = j0
+            cand = np.where(free, minv[1:], inf)
+            j1 = int(np.argmin(cand)) + 1
+            delta = cand[j1 - 1]
+            u[p[used]] += delta
+            v[used] -= delta
+            minv[1:][free] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    match = [0] * n
+    for j in range(1, m + 1):
+        if p[j]:
+            match[p[j] - 1] = j - 1
+    return match
+
+
+def _doubled_cells(points, coords, col_axis, row_axis, r0, c0) -> list[tuple[int, int]]:
+    """Cells (as seen) where two whole cards lie on one lattice point."""
+    on = coords[:, 0] != -9999
+    if not on.any():
+        return []
+    rc = to_seen(coords[on], col_axis, row_axis) - np.array([r0, c0])
+    seen: dict[tuple[int, int], int] = {}
+    for r, c in rc:
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            seen[(int(r), int(c))] = seen.get((int(r), int(c)), 0) + 1
+    return sorted(k for k, v in seen.items() if v > 1)
+
+
+def _cell_quad(h: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    a, b = centre
+    corners = np.array([[a - 0.5, b - 0.5], [a + 0.5, b - 0.5], [a + 0.5, b + 0.5], [a - 0.5, b + 0.5]])
+    return apply_h(h, corners).astype(np.float32)
+
+
+def _name_centres(sightings: list[Sighting]) -> np.ndarray:
+    """One point per card name: the score-weighted centre of its readings (two corners -> the card's middle)."""
+    acc: dict[str, list] = {}
+    for s in sightings:
+        x, y = s.centre
+        w = max(float(s.score), 1e-3)
+        a = acc.setdefault(s.card, [0.0, 0.0, 0.0])
+        a[0] += w * x
+        a[1] += w * y
+        a[2] += w
+    return np.array([[a[0] / a[2], a[1] / a[2]] for a in acc.values()], float).reshape(-1, 2)
+
+
+def _too_few(n: int) -> str:
+    if n == 0:
+        return "no cards seen: no grid to score"
+    return f"{n} card{'s' if n != 1 else ''} seen: too few to make out a grid"
+
+
+# --------------------------------------------------------------------------------------------------- detector
+
+
+def corner_score(box_confidence: float, card_confidence: float) -> float:
+    """A corner reading's score, as the detector ranks them (vision.grouping: box ** 0.5 x classifier)."""
+    return float(box_confidence) ** 0.5 * float(card_confidence)
+
+
+def sightings_from_detection(result, corner_probs: Sequence | None = None) -> tuple[list[Sighting], np.ndarray]:
+    """``(sightings, card_centres)`` from a ``vision.detector.DetectionResult``: every named corner index is a
+    sighting; the whole-card boxes (and the centres of cards seen by two corners but with no card box) give the
+    lattice. ``corner_probs`` (one per raw detection, or None): the classifier's best names for each corner as
+    ``((name, probability), ...)``; with them the deck rule can fall back on a corner's second reading."""
+    d = result.detections
+    sightings: list[Sighting] = []
+    card_boxes = []
+    labels = d.data.get("label") if len(d) else None
+    for i in range(len(d)):
+        label = str(labels[i]) if labels is not None else ""
+        box = tuple(float(v) for v in d.xyxy[i])
+        if label == "card":
+            card_boxes.append(box)
+            continue
+        name = str(d.data.get("card", [""] * len(d))[i] or "")
+        probs = tuple(corner_probs[i] or ()) if corner_probs is not None else ()
+        if name or probs:
+            score = corner_score(d.confidence[i], d.data["card_confidence"][i]) if name else 0.0
+            sightings.append(Sighting(name, score, box, probs=probs, weight=float(d.confidence[i]) ** 0.5))
+    if not sightings:  # a model that names whole cards (no corner stage): the grouped cards are the readings
+        sightings = [Sighting(c.card, float(c.confidence), tuple(c.box)) for c in result.cards]
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in card_boxes]
+    for c in result.cards:
+        x1, y1, x2, y2 = c.box
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        inside = any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in card_boxes)
+        if not inside and getattr(c, "corners", 1) >= 2:
+            centres.append((cx, cy))
+    return sightings, np.array(centres, float).reshape(-1, 2)
+
+
+def grid_from_detection(result, corner_probs: Sequence | None = None) -> GridReading:
+    """The grid in one detector result (``vision.detector.DetectionResult``): what the live camera calls
+    (``corner_probs``: see :func:`sightings_from_detection`)."""
+    sightings, centres = sightings_from_detection(result, corner_probs)
+    return grid_from_cards(sightings, centres if len(centres) >= 4 else None)

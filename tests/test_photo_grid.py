@@ -1,0 +1,190 @@
+"""The grid finder (assistant.photo_grid) on made-up corner readings: no model, no picture.
+
+The issue: "assign each card to its row and column from their positions (robust to a tilted or rotated camera,
+perspective, uneven gaps, slightly crooked cards ...)", rows "as seen (top row first, left to right)"; "a cell
+that could not be read is null and named in a warning, never guessed silently"; "fewer or more than 25 cards, a
+card seen twice, two cards in one cell, a missing row: say so plainly"; "use the deck's rule (each card once) to
+settle a doubtful reading where it can, and say when it did".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.cards import full_deck
+from assistant.photo_grid import Sighting, assign_names, fit_homography, grid_from_cards, seen_orientation
+
+DEALT = np.array([str(c) for c in full_deck()[:25]], dtype=object).reshape(5, 5)  # As 2s .. Ks, Ah .. Qh
+
+
+def camera(angle_deg=0.0, tilt=0.0, scale=90.0, shift=(400.0, 300.0)):
+    """Table units (card width 1) -> picture pixels: a turn, a scale and a perspective tilt."""
+    a = np.radians(angle_deg)
+    rot = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    s = np.diag([scale, scale, 1.0])
+    t = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]])
+    persp = np.array([[1, 0, 0], [0, 1, 0], [0, tilt, 1]])  # rows at small y look larger than those at large y
+    centre = np.array([[1, 0, -2.4], [0, 1, -3.2], [0, 0, 1]])
+    return t @ s @ persp @ rot @ centre
+
+
+def project(h, pts):
+    p = np.c_[pts, np.ones(len(pts))] @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def deal(angle=0.0, tilt=0.0, jitter=0.0, skip=(), seed=0, names=DEALT, gaps=(1.2, 1.6)):
+    """Sightings of a dealt grid: two corner indices per card (top-left, bottom-right), plus the card centres."""
+    rng = np.random.default_rng(seed)
+    h = camera(angle, tilt)
+    sightings, centres = [], []
+    for r in range(5):
+        for c in range(5):
+            if (r, c) in skip:
+                continue
+            cx, cy = c * gaps[0] + rng.normal(0, jitter), r * gaps[1] + rng.normal(0, jitter)
+            turn = rng.normal(0, jitter)  # a crooked card
+            local = np.array([[-0.36, -0.5], [0.36, 0.5]])
+            rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+            pts = project(h, np.array([cx, cy]) + local @ rot.T)
+            centres.append(project(h, np.array([[cx, cy]]))[0])
+            for x, y in pts:
+                sightings.append(Sighting(names[r, c], 0.8, (x - 8, y - 10, x + 8, y + 10)))
+    return sightings, np.array(centres)
+
+
+def test_an_upright_grid_is_read_row_by_row_as_dealt():
+    s, centres = deal()
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist()
+    assert reading.warnings == [] and reading.complete
+
+
+@pytest.mark.parametrize("angle,turns", [(90, -1), (180, 2), (270, 1), (-90, 1), (3, 0), (-25, 0), (40, 0),
+                                         (60, -1), (120, -1), (160, 2), (200, 2), (250, 1), (300, 1), (330, 0)])
+def test_any_rotation_reads_the_rows_as_seen_in_the_picture(angle, turns):
+    """Turning the camera by 90 degrees shows the dealt rows as columns: the reader reports what the picture
+    shows (the quarter turn nearest the picture's axes); the scores do not change (rows and columns are both
+    scored)."""
+    s, centres = deal(angle=angle)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == np.rot90(DEALT, turns).tolist()
+    assert reading.complete
+
+
+@pytest.mark.parametrize("tilt", [0.03, -0.03, 0.06])
+def test_perspective_far_rows_smaller_than_near_ones(tilt):
+    """A camera held at an angle: the far rows are much smaller than the near ones (up to ~2x here)."""
+    s, centres = deal(angle=15, tilt=tilt)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist()
+
+
+def test_uneven_gaps_and_crooked_cards():
+    s, centres = deal(jitter=0.08, seed=3, gaps=(1.05, 1.45))
+    assert grid_from_cards(s, centres).rows == DEALT.tolist()
+
+
+def test_without_card_boxes_the_corners_give_the_lattice():
+    s, _ = deal(angle=33, jitter=0.04)
+    assert grid_from_cards(s, None).rows == np.rot90(DEALT, 0).tolist()
+
+
+def test_an_unread_cell_is_none_and_named_never_guessed():
+    s, centres = deal(skip={(2, 3)})
+    reading = grid_from_cards(s, centres)
+    expected = DEALT.tolist()
+    expected[2][3] = None
+    assert reading.rows == expected
+    assert "24 cards read, a grid has 25" in reading.warnings
+    assert "row 3, column 4: no card read" in reading.warnings
+    assert not reading.complete
+
+
+def test_a_missing_row_is_said_plainly():
+    s, centres = deal(skip={(4, c) for c in range(5)})
+    reading = grid_from_cards(s, centres)
+    assert reading.rows[:4] == DEALT[:4].tolist() and reading.rows[4] == [None] * 5
+    assert "row 5: no card found (a missing row?)" in reading.warnings
+    assert "20 cards read, a grid has 25" in reading.warnings
+
+
+def test_a_card_outside_the_grid_is_reported_and_not_scored():
+    s, centres = deal()
+    h = camera()
+    x, y = project(h, np.array([[8.5, 3.0]]))[0]  # a card beside the grid, two columns to the right
+    s.append(Sighting("Kh", 0.9, (x - 8, y - 10, x + 8, y + 10)))
+    centres = np.vstack([centres, [[x, y]]])
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist()
+    assert "1 card outside the grid, not scored: Kh" in reading.warnings
+    assert "26 cards read, a grid has 25" in reading.warnings
+
+
+def test_two_cards_in_one_cell_are_reported():
+    s, centres = deal()
+    centres = np.vstack([centres, centres[7:8] + [6.0, 4.0]])  # a second card lying on row 2, column 3
+    reading = grid_from_cards(s, centres)
+    assert any(w.startswith("row 2, column 3: two cards in one cell") for w in reading.warnings)
+
+
+def test_the_deck_rule_gives_a_name_read_twice_to_the_stronger_cell_and_says_so():
+    """Row 2, column 2 shows 7s; its clearer corner is misread as 2s (the classifier's second answer: 7s), which
+    lies, clearly read, at row 1, column 2; its other corner says 7s, faintly. Read alone, the cell would be 2s;
+    the deck holds each card once, so it is 7s, and a note says why."""
+    names = DEALT.copy()
+    s, centres = deal(names=names)
+    cell_11 = [i for i, x in enumerate(s) if x.card == names[1, 1]]
+    weak = s[cell_11[0]]
+    s[cell_11[0]] = Sighting("2s", 0.9, weak.box, probs=(("2s", 0.55), (names[1, 1], 0.45)), weight=1.0)
+    s[cell_11[1]] = Sighting(names[1, 1], 0.05, s[cell_11[1]].box)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist()
+    assert reading.notes == [f"row 2, column 2: {names[1, 1]}, not 2s: 2s is at row 1, column 2 "
+                             "(the deck has each card once)"]
+
+
+def test_a_name_read_twice_with_no_second_reading_leaves_the_weaker_cell_unread():
+    s, centres = deal()
+    for i, x in enumerate(s):
+        if x.card == DEALT[3, 3]:
+            s[i] = Sighting(DEALT[0, 0], 0.3, x.box)  # both corners of row 4, column 4 misread as As
+    reading = grid_from_cards(s, centres)
+    assert reading.rows[0][0] == DEALT[0, 0] and reading.rows[3][3] is None
+    assert (f"row 4, column 4: unreadable (read as {DEALT[0, 0]}, but {DEALT[0, 0]} is at row 1, column 1; "
+            "the deck has each card once)") in reading.warnings
+
+
+def test_no_or_too_few_cards_is_no_grid():
+    assert not grid_from_cards([], None).found
+    s, centres = deal()
+    reading = grid_from_cards(s[:4], None)
+    assert not reading.found and reading.rows == [[None] * 5] * 5
+    assert reading.warnings == ["2 cards seen: too few to make out a grid"]
+
+
+def test_cell_boxes_surround_the_cards():
+    s, centres = deal(angle=20, tilt=0.03)
+    reading = grid_from_cards(s, centres)
+    import cv2
+
+    k = 0
+    for r in range(5):
+        for c in range(5):
+            quad = reading.cell_boxes[r][c].astype(np.float32)
+            assert cv2.pointPolygonTest(quad, tuple(float(v) for v in centres[k]), False) > 0
+            k += 1
+
+
+def test_assignment_maximises_the_total_evidence_each_name_once():
+    ev = {(0, 0): {"As": 0.9, "Ks": 0.8}, (0, 1): {"As": 0.85}, (0, 2): {"Qh": 0.05}}
+    assert assign_names(ev) == {"Ks": (0, 0), "As": (0, 1)}  # 0.8 + 0.85 beats 0.9 alone; 0.05 is too little
+
+
+def test_orientation_picks_the_quarter_turn_nearest_the_picture_axes():
+    lattice = np.array([[a, b] for b in range(5) for a in range(5)], float)
+    for angle, right in ((10, (1, 0)), (80, (0, -1)), (100, (0, -1)), (190, (-1, 0)), (-80, (0, 1))):
+        h = fit_homography(lattice, project(camera(angle), lattice))
+        col_axis, _row_axis = seen_orientation(h, (2, 2))
+        assert tuple(col_axis) == right, angle
