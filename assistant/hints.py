@@ -56,7 +56,7 @@ def _poker_hint(session, budget_ms: float) -> Hint | None:
         return None
     from assistant.advisors.poker_advisor import advise, explain
 
-    advice = advise(state, position_rng(session), budget_ms=budget_ms)
+    advice = advise(state, position_rng(session), work_ms=budget_ms)  # fixed work: same position, same hint
     options = tuple(
         HintOption((str(o.placement),), (f"{o.expected:.1f}", "exact" if o.exact else f"±{1.96 * o.stderr:.1f}"))
         for o in advice.options
@@ -71,13 +71,13 @@ def _shuffle_hint(session, budget_ms: float) -> Hint | None:
     state = session.state
     if state.needs_card() or not state.pending:
         return None
-    from assistant.advisors.shuffle_solver import solve
+    from assistant.advisors.shuffle_solver import restarts_for, solve
     from assistant.games.poker import Placement
 
     placed = {i for i, c in enumerate(state.cells) if c is not None}
     if placed:
         return None  # the solver arranges all 25 at once; after the player's own first placements it stays quiet
-    result = solve(list(state.pending), state.rules.scoring, position_rng(session), budget_ms=budget_ms)
+    result = solve(list(state.pending), state.rules.scoring, position_rng(session), restarts=restarts_for(budget_ms))
     options = tuple(
         HintOption((f"{card} {Placement.from_cell(i)}",), (str(result.score),)) for i, card in enumerate(result.cells)
     )

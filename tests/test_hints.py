@@ -75,3 +75,35 @@ def test_the_demo_plays_both_games_to_the_end():
     assert out.returncode == 0, out.stderr
     assert "Sir Tommy (standard):" in out.stdout and "of 52 cards on the foundations" in out.stdout
     assert "Poker Patience (american scoring, win at 200):" in out.stdout and "points" in out.stdout
+
+
+def test_the_same_poker_position_gets_the_same_hint_even_on_a_busy_machine(monkeypatch):
+    """The live hint is a fixed amount of work, not a wall-clock budget: a machine ten times slower (a clock that
+    runs fast) gives the identical hint, sample counts included."""
+    import itertools
+    import time
+
+    a = seeded("poker", 5, 6)
+    quiet = hint_for(a, budget_ms=60)
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 0.05)  # 50 ms pass between two looks
+    monkeypatch.setattr(time, "process_time", lambda: next(ticks) * 0.05)
+    busy = hint_for(seeded("poker", 5, 6), budget_ms=60)
+    assert busy == quiet
+    assert len(quiet.options) > 1
+
+
+def test_the_poker_shuffle_arrangement_is_a_fixed_amount_of_work_too(monkeypatch):
+    import itertools
+    import time
+
+    def open_25():
+        s = Session.new("poker", "american-shuffle", 4)
+        while s.needs_card():
+            s.turn()
+        return s
+
+    quiet = hint_for(open_25(), budget_ms=400)
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 0.05)
+    assert hint_for(open_25(), budget_ms=400) == quiet

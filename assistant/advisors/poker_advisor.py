@@ -19,7 +19,10 @@ How a cell is valued (see docs/BENCHMARKS.md for the measured strength of each s
 3. With three empty cells or fewer the expectation is computed exactly (expectimax over every unseen card).
 
 Pure: no I/O, no clock except the thinking budget. ``samples=`` fixes the work (exactly reproducible for a seed);
-``budget_ms=`` stops between fixed-size batches of sampled orders, so a seed still fixes every batch's cards.
+``work_ms=`` fixes it too, as the rollout card steps this machine makes in about that many ms
+(:data:`CARD_STEPS_PER_MS`, measured once, as the Sir Tommy advisor's ``STEPS_PER_MS``): the live hint's way, so the
+same position gets the same hint on any machine and under any load; ``budget_ms=`` stops by the clock between
+fixed-size batches of sampled orders (the benchmarks' way: a seed still fixes every batch's cards).
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ __all__ = [
 
 #: Sampled card orders per batch; the budget is checked only between batches.
 BATCH = 32
+#: Rollout card steps (sampled orders x candidates x cards each plays out) per ms of ``work_ms``: measured on the
+#: project machine (2-core x86_64, one thread, CPU time, while other jobs shared it): 776 a ms over 36 American
+#: and English positions early, middle and late in a deal (batch bookkeeping included). Fixed, so that a work
+#: budget means the same work, and the same advice, everywhere.
+CARD_STEPS_PER_MS = 750.0
 #: At most this many empty cells (counting the one the card goes to): exact expectimax instead of sampling.
 EXACT_EMPTY = 3
 #: A candidate stops being simulated when its paired mean deficit exceeds this many standard errors.
@@ -243,10 +251,12 @@ def candidate_cells(grid: np.ndarray, adjacent: bool) -> dict[int, list[int]]:
 
 def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None = None,
            samples: int | None = None, learned: bool | str = True, clock=None,
-           lookahead: int | None = None) -> PokerAdvice:
+           lookahead: int | None = None, work_ms: float | None = None) -> PokerAdvice:
     """Rank every legal cell for the turned card of ``state`` (the rules' scoring and placement rule apply).
 
     ``samples``: sampled orders of the unseen cards per candidate (rounded up to a multiple of :data:`BATCH`);
+    ``work_ms``: a fixed amount of work, about that many ms on the project machine (:data:`CARD_STEPS_PER_MS`):
+    the advice depends only on the position and ``rng``, never on the machine's speed or load;
     ``budget_ms``: think for about that long instead (default 250 ms when neither is given), measured by
     ``clock`` (default ``time.perf_counter``, wall time; ``time.process_time`` counts only this process's CPU time,
     for benchmarks on a shared machine). ``lookahead``: the beam of the rollouts' two-ply first step (default
@@ -260,12 +270,13 @@ def advise(state: PokerState, rng: np.random.Generator, budget_ms: float | None 
     arrays = state.to_arrays()
     return advise_arrays(arrays.grid, card.index, arrays.unseen, state.rules.scoring, state.rules.adjacent_only,
                          rng, budget_ms=budget_ms, samples=samples, learned=learned, clock=clock,
-                         lookahead=lookahead)
+                         lookahead=lookahead, work_ms=work_ms)
 
 
 def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scoring | str, adjacent: bool,
                   rng: np.random.Generator, budget_ms: float | None = None, samples: int | None = None,
-                  learned: bool | str = True, clock=None, lookahead: int | None = None) -> PokerAdvice:
+                  learned: bool | str = True, clock=None, lookahead: int | None = None,
+                  work_ms: float | None = None) -> PokerAdvice:
     """:func:`advise` on the compact layout: grid int[25] (-1 empty), card index, unseen card indices."""
     from assistant.advisors import poker_kernels as K
 
@@ -274,7 +285,7 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
     scoring_s = _scoring(scoring).value
     grid = np.asarray(grid, dtype=np.int64)
     unseen = np.asarray(unseen, dtype=np.int64)
-    if samples is None and budget_ms is None:
+    if samples is None and budget_ms is None and work_ms is None:
         budget_ms = 250.0
     groups = candidate_cells(grid, adjacent)
     if not groups:
@@ -305,6 +316,8 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
     use_lookahead = beam > 0 and not adjacent and mode > 0
     first = np.full((25, 52), -1, dtype=np.int64)  # the rollouts' first follow-up cell by candidate and card
     target_batches = None if samples is None else max(1, math.ceil(samples / BATCH))
+    step_budget = None if samples is not None or work_ms is None else max(1.0, work_ms) * CARD_STEPS_PER_MS
+    steps = 0
     active = list(range(len(reps)))
     chunks: list[list[np.ndarray]] = [[] for _ in reps]
     done = 0
@@ -318,6 +331,7 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
         else:
             out = K.mc_scores(grid, int(card), reps[active], decks, bool(adjacent), mode, T, V, pts)
         last_dt_per_cand = (clock() - t0) / len(active)
+        steps += BATCH * need * len(active)
         for j, a in enumerate(active):
             chunks[a].append(out[j])
         done += 1
@@ -339,6 +353,10 @@ def advise_arrays(grid: np.ndarray, card: int, unseen: np.ndarray, scoring: Scor
             break
         if target_batches is not None:
             if done >= target_batches:
+                break
+        elif step_budget is not None:
+            # the same rule as the clock's below, on counted work: stop unless another batch fits
+            if steps + BATCH * need * len(active) > step_budget * 0.96:
                 break
         else:
             elapsed = (clock() - start) * 1000.0
