@@ -1,9 +1,13 @@
-"""Hints for the live panel: the advisors' answers turned into rows a player can read.
+"""Hints for the live panel: the advisors' answers turned into options a player can read and a program can play.
 
 The advisors (assistant.advisors) are pure and return numbers; this adapter picks the advisor for the
-game and variant, gives it the time budget and a seed derived from the position (so the same position
-always gets the same hint), and formats the options. It hands the advisors only what the player has
-seen: the engines' ``unseen()`` set, never the caller's seeded order.
+game and variant, gives it a fixed amount of work (``budget_ms`` is turned into rollouts, calibrated to take about
+that long on the project machine) and a seed derived from the position, so the same position always gets the same
+hint, and formats the options. It hands the advisors only what the player has seen: the engines' ``unseen()``
+set, never the caller's seeded order.
+
+An option carries its moves as values (``assistant.games.tommy.Move``, ``assistant.games.poker.Placement``; Poker
+Shuffle adds the open ``card`` to place), its numbers, and their display texts; ``text`` is what a player reads.
 """
 
 from __future__ import annotations
@@ -13,15 +17,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assistant.cards import Card
+
 
 @dataclass(frozen=True)
 class HintOption:
-    moves: tuple[str, ...]  # in the game's notation: ("S>W2",), ("S>F0", "W1>F0"), ("r1c3",), ("Qh r1c3",)
-    values: tuple[str, ...]  # one text per Hint.columns
+    """One choice: ``moves`` in order (Sir Tommy: the placement and the plays up that follow; Poker: one cell),
+    ``values`` one display text per ``Hint.columns``, and the numbers behind them."""
+
+    moves: tuple  # Move / Placement values: (Move("S>W2"),), (Move("S>F0"), Move("W1>F0")), (Placement(0, 2),)
+    values: tuple[str, ...]
+    card: Card | None = None  # Poker Shuffle: the open card that goes to moves[0]
+    win_prob: float | None = None  # Sir Tommy: chance to win after these moves (0..1)
+    expected_foundation: float | None = None  # Sir Tommy: mean cards on the foundations at the end
+    expected: float | None = None  # Poker: expected final score
 
     @property
-    def move(self) -> str:
-        return " ".join(self.moves)
+    def text(self) -> str:
+        """The moves in the game's notation: ``S>W2 W1>F0``, ``r1c3``, ``Qh r1c3``."""
+        moves = " ".join(str(m) for m in self.moves)
+        return f"{self.card} {moves}" if self.card is not None else moves
+
+    @property
+    def move(self) -> str:  # the older name of ``text``
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -30,6 +49,21 @@ class Hint:
     columns: tuple[str, ...]
     options: tuple[HintOption, ...]
     note: str = ""
+    legend: str = ""  # what the columns and the order mean, in one line
+
+
+def percent(p: float) -> str:
+    """A chance as a percentage: whole percents from 10 % up, one decimal below (``3.7%``, ``42%``)."""
+    x = 100.0 * p
+    return f"{x:.0f}%" if x >= 9.95 else f"{x:.1f}%"
+
+
+def percent_range(low: float, high: float) -> str:
+    """An interval of chances, never ``4-4%``: one decimal whenever whole percents would blur it."""
+    lo, hi = 100.0 * low, 100.0 * high
+    if hi >= 9.95 and round(lo) != round(hi) and hi - lo >= 2.0:
+        return f"{lo:.0f}-{hi:.0f}%"
+    return f"{lo:.1f}-{hi:.1f}%"
 
 
 def position_rng(session) -> np.random.Generator:
@@ -58,12 +92,15 @@ def _poker_hint(session, budget_ms: float) -> Hint | None:
 
     advice = advise(state, position_rng(session), work_ms=budget_ms)  # fixed work: same position, same hint
     options = tuple(
-        HintOption((str(o.placement),), (f"{o.expected:.1f}", "exact" if o.exact else f"±{1.96 * o.stderr:.1f}"))
+        HintOption((o.placement,), (f"{o.expected:.1f}", "exact" if o.exact else f"±{1.96 * o.stderr:.1f}"),
+                   expected=o.expected)
         for o in advice.options
     )
     tips = explain(state, advice)
     note = "; ".join(why for _, why in tips)
-    return Hint(f"Where to put {advice.card.pretty}", ("expected score", "95%"), options, note)
+    legend = ("best first by expected score: the mean final score when the card goes there and the game is played "
+              "on well; ± is the 95 % margin of that estimate (sampled orders of the unseen cards)")
+    return Hint(f"Where to put {advice.card.pretty}", ("expected score", "± 95%"), options, note, legend)
 
 
 def _shuffle_hint(session, budget_ms: float) -> Hint | None:
@@ -79,7 +116,8 @@ def _shuffle_hint(session, budget_ms: float) -> Hint | None:
         return None  # the solver arranges all 25 at once; after the player's own first placements it stays quiet
     result = solve(list(state.pending), state.rules.scoring, position_rng(session), restarts=restarts_for(budget_ms))
     options = tuple(
-        HintOption((f"{card} {Placement.from_cell(i)}",), (str(result.score),)) for i, card in enumerate(result.cells)
+        HintOption((Placement.from_cell(i),), (str(result.score),), card=card, expected=float(result.score))
+        for i, card in enumerate(result.cells)
     )
     return Hint(f"Best arrangement found: {result.score} points", ("arrangement score",), options,
                 "place the cards as listed, row by row")
@@ -100,14 +138,19 @@ def _tommy_hint(session, budget_ms: float) -> Hint | None:
             return None  # a card must be turned (plays up were part of the last option), or four cards in hand
     except UnsupportedVariant as exc:
         return Hint("No hint", (), (), f"the advisor cannot advise here: {exc}")
+    out_of = state.rules.cards_in_play
     options = tuple(
-        HintOption(tuple(str(m) for m in o.moves),
-                   (f"{100 * o.win_prob:.1f}%", f"{100 * o.win_ci[0]:.0f}-{100 * o.win_ci[1]:.0f}%",
-                    f"{o.expected_foundation:.1f}"))
+        HintOption(tuple(o.moves),
+                   (f"{o.expected_foundation:.1f}", percent(o.win_prob),
+                    "exact" if advice.exact else percent_range(*o.win_ci)),
+                   win_prob=o.win_prob, expected_foundation=o.expected_foundation)
         for o in advice.options
     )
     card = state.hand[0].pretty
-    return Hint(f"Where to put {card}", ("win chance", "95%", "cards up"), options, advice.note)
+    legend = (f"best first by cards up and wins together (each sampled game scores 1 for a win plus the share of the "
+              f"{out_of} cards it gets up); cards up: the mean at the end; win chance: of a simple player after this "
+              "move (yours is higher); 95% range: where that chance lies, 19 times in 20")
+    return Hint(f"Where to put {card}", ("cards up", "win chance", "95% range"), options, advice.note, legend)
 
 
 def _tommy_endgame_hint(state) -> Hint:
@@ -121,7 +164,7 @@ def _tommy_endgame_hint(state) -> Hint:
     except (UnsupportedVariant, ValueError):
         result = None
     if result is not None and result.won:
-        return Hint("The rest is won", ("",), (HintOption(tuple(str(m) for m in result.moves), ("wins",)),),
+        return Hint("The rest is won", ("",), (HintOption(tuple(result.moves), ("wins",), win_prob=1.0),),
                     "every remaining card is known: this line clears the waste piles")
     probe = state.clone()
     moves = []
@@ -132,7 +175,7 @@ def _tommy_endgame_hint(state) -> Hint:
         if nxt is None:
             break
         probe.apply(nxt)
-        moves.append(str(nxt))
+        moves.append(nxt)
         if nxt.is_redeal:
             break
     return Hint("Play up what fits", ("",), (HintOption(tuple(moves), ("",)),) if moves else (),

@@ -107,3 +107,15 @@ def test_the_poker_shuffle_arrangement_is_a_fixed_amount_of_work_too(monkeypatch
     ticks = itertools.count()
     monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 0.05)
     assert hint_for(open_25(), budget_ms=400) == quiet
+
+
+def test_options_carry_moves_as_values_and_a_text_to_read():
+    from assistant.games.poker import Placement
+    from assistant.games.tommy import Move
+
+    tommy = hint_for(seeded("tommy", 5, 4), budget_ms=20)
+    assert all(isinstance(m, Move) for o in tommy.options for m in o.moves)
+    assert tommy.options[0].text == " ".join(str(m) for m in tommy.options[0].moves)
+    assert tommy.options[0].win_prob is not None and tommy.options[0].expected_foundation is not None
+    poker = hint_for(seeded("poker", 5, 4), budget_ms=20)
+    assert all(isinstance(o.moves[0], Placement) and o.expected is not None for o in poker.options)

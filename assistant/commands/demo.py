@@ -75,7 +75,7 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
             best = hint.options[0]
             for move in best.moves:
                 session.play(move)
-            message = f"played {' '.join(best.moves)}"
+            message = f"played {best.text}"
             live.update(game_panel(session, hint=hint, message=message))
             if delay:
                 time.sleep(delay)

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from assistant.games.tommy import TommyState
 from assistant.panel.cards_text import cards_text
-from assistant.panel.game_panel import hint_table
+from assistant.panel.game_panel import hint_parts
 from assistant.panel.poker_view import poker_layout
 from assistant.panel.tommy_view import tommy_layout
 
@@ -86,9 +86,7 @@ def contest_panel(contest, hint=None, message: str | Text | None = None) -> Pane
     parts: list = [call_line(contest), Text("")]
     parts.append(Columns([seat_panel(contest, s) for s in contest.seats], padding=(0, 1)))
     if hint is not None and hint.options and contest.current is not None:
-        parts += [Text(""), Text(f"hint for {contest.current.name}", style="cyan"), hint_table(hint)]
-        if hint.note:
-            parts.append(Text(hint.note, style="dim"))
+        parts += [Text(""), Text(f"hint for {contest.current.name}", style="cyan"), *hint_parts(hint)]
     if contest.is_over:
         parts += [Text(""), standings_table(contest)]
     if message:

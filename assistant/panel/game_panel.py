@@ -19,8 +19,30 @@ def hint_table(hint) -> Table:
         table.add_column(name, justify="right")
     for i, option in enumerate(hint.options[:6]):
         style = "bold green" if i == 0 else ""
-        table.add_row(option.move, *option.values, style=style)
+        table.add_row(option.text, *option.values, style=style)
     return table
+
+
+def hint_parts(hint) -> list:
+    """The hint table, then what its order and columns mean, then the advisor's note (both dim)."""
+    parts: list = [hint_table(hint)]
+    for line in (getattr(hint, "legend", ""), hint.note):
+        if line:
+            parts.append(Text(line, style="dim"))
+    return parts
+
+
+def hinted_cell(hint) -> tuple[int, int] | None:
+    """(row, col) of the best option's Poker cell, read from the option's Placement value."""
+    from assistant.games.poker import Placement
+
+    if hint is None or not hint.options or not hint.options[0].moves:
+        return None
+    try:
+        p = Placement.coerce(hint.options[0].moves[0])
+    except ValueError:
+        return None
+    return p.row, p.col
 
 
 def game_panel(session, hint=None, message: str | None = None, title: str | None = None) -> Panel:
@@ -29,21 +51,14 @@ def game_panel(session, hint=None, message: str | None = None, title: str | None
         layout = tommy_layout(state)
         name = f"Sir Tommy - {session.variant}"
     else:
-        cells = set()
-        if hint is not None and hint.options and not session.is_over:
-            from assistant.session import parse_cell
-
-            p = parse_cell(hint.options[0].move)
-            cells = {(p.row, p.col)}
-        layout = poker_layout(state, cells)
+        cell = None if session.is_over else hinted_cell(hint)
+        layout = poker_layout(state, {cell} if cell else set())
         name = f"Poker Patience - {state.rules.describe()}"
         if state.current is not None:
             layout = Group(Text.assemble("card to place: ", (state.current.pretty, "bold red" if state.current.suit.is_red else "bold")), layout)
     parts = [layout]
     if hint is not None and hint.options and not session.is_over:
-        parts += [Text(""), hint_table(hint)]
-        if hint.note:
-            parts.append(Text(hint.note, style="dim"))
+        parts += [Text(""), *hint_parts(hint)]
     if session.is_over:
         parts += [Text(""), Text(session.result_line(), style="bold")]
     if message:
