@@ -6,6 +6,7 @@ it and the tests can feed it made-up box sets:
     reading = grid_from_cards(sightings, card_centres)
     reading.rows          # 5 lists of 5 card names (``"Qh"``) or None, top row first, left to right, as seen
     reading.warnings      # plain sentences: unreadable cells, extra or doubled cards, a missing row, ...
+    reading.doubts        # cells read with a close second reading ("6h or 8h? took 6h")
     reading.notes         # doubtful readings the deck rule settled ("each card once")
     reading.cell_boxes    # 5x5 quadrilaterals (4x2 image points) of the cells, for drawing
 
@@ -78,7 +79,9 @@ class GridReading:
     ``found`` is False when no grid could be made out at all (then every cell is None).
     ``cell_boxes[r][c]``: the cell's quadrilateral in the picture (4x2 float array) or None without a grid.
     ``cards_seen``: cards read (cells read, cards outside the grid, second cards in a cell); ``extra``: the names
-    read outside the grid."""
+    read outside the grid. ``warnings`` are problems with the grid (a cell unread, a card too many or missing);
+    ``doubts`` are cells read with a close second reading (worth a look, not a problem); ``notes`` say where the
+    deck rule decided."""
 
     rows: list[list[str | None]]
     warnings: list[str] = field(default_factory=list)
@@ -87,6 +90,7 @@ class GridReading:
     found: bool = True
     cards_seen: int = 0
     extra: list[str] = field(default_factory=list)
+    doubts: list[str] = field(default_factory=list)
 
     @property
     def cells(self) -> list[str | None]:
@@ -367,12 +371,15 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
 
     evidence: dict[tuple[int, int], dict[str, float]] = {}
     outside: dict[str, float] = {}
+    clear: dict[tuple[int, int], dict[str, int]] = {}  # cell -> name -> corners that read it clearly
     for s, (r, c), ok in zip(sightings, rc, near):
         r, c = int(r - r0), int(c - c0)
         if ok and 0 <= r < SIZE and 0 <= c < SIZE:
             cell = evidence.setdefault((r, c), {})
             for name, ev in s.evidence().items():
                 cell[name] = cell.get(name, 0.0) + ev
+            if s.card and s.score >= MIN_OUTSIDE_SCORE:
+                clear.setdefault((r, c), {})[s.card] = clear.get((r, c), {}).get(s.card, 0) + 1
         elif s.card and s.score >= MIN_OUTSIDE_SCORE:
             outside[s.card] = max(outside.get(s.card, 0.0), float(s.score))
     evidence = {cell: ev for cell, ev in evidence.items() if max(ev.values(), default=0.0) >= MIN_EVIDENCE}
@@ -383,6 +390,8 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
     where = assign_names(evidence)
     for name, (r, c) in where.items():
         rows[r][c] = name
+    doubled = []
+    doubts: list[str] = []
     for (r, c), ev in sorted(evidence.items()):
         ranked = sorted(ev.items(), key=lambda kv: -kv[1])
         top_name, top_score = ranked[0]
@@ -397,9 +406,14 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
         elif len(ranked) > 1:
             # a second name here that is no other cell's card: two cards in one cell, or a corner misread
             second, second_score = ranked[1]
-            if second_score >= SECOND_CARD_SHARE * top_score and where.get(second) is None:
-                warnings.append(f"{cell_name(r, c)}: doubtful, {top_name} or {second}? took {top_name} "
-                                f"(evidence {top_score:.2f} against {second_score:.2f})")
+            both_corners = [n for n, k in clear.get((r, c), {}).items() if k >= 2 and n not in where]
+            if both_corners:  # a card has two indices: two more that agree on another name are another card
+                doubled.append((r, c))
+                warnings.append(f"{cell_name(r, c)}: two cards in one cell, {top_name} and {both_corners[0]}; "
+                                f"took {top_name}")
+            elif second_score >= SECOND_CARD_SHARE * top_score and where.get(second) is None:
+                doubts.append(f"{cell_name(r, c)}: {top_name} or {second}? took {top_name} (evidence "
+                              f"{top_score:.2f} against {second_score:.2f}; a misread corner, or two cards in one cell)")
     # cards that are outside the grid (a stray card, the stock, a card of the next deal)
     extra = sorted(n for n in outside if n not in where)
     # missing rows / columns / cells
@@ -416,16 +430,13 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
     if extra:
         warnings.append(f"{len(extra)} card{'s' if len(extra) > 1 else ''} outside the grid, not scored: "
                         + " ".join(extra))
-    doubled = _doubled_cells(points, coords, col_axis, row_axis, r0, c0)
-    for r, c in doubled:
-        warnings.append(f"{cell_name(r, c)}: two cards in one cell (the cell shows {rows[r][c] or 'no card'})")
     cards_seen = sum(v is not None for row in rows for v in row) + len(extra) + len(doubled)
     if cards_seen != SIZE * SIZE:
         warnings.insert(0, f"{cards_seen} cards read, a grid has 25")
     cell_boxes = [[_cell_quad(h, from_seen(np.array([[r + r0, c + c0]]), col_axis, row_axis)[0])
                    for c in range(SIZE)] for r in range(SIZE)]
     return GridReading(rows=rows, warnings=warnings, notes=notes, cell_boxes=cell_boxes, found=True,
-                       cards_seen=cards_seen, extra=extra)
+                       cards_seen=cards_seen, extra=extra, doubts=doubts)
 
 
 def assign_names(evidence: dict[tuple[int, int], dict[str, float]]) -> dict[str, tuple[int, int]]:
@@ -496,19 +507,6 @@ def _hungarian(cost: np.ndarray) -> list[int]:
         if p[j]:
             match[p[j] - 1] = j - 1
     return match
-
-
-def _doubled_cells(points, coords, col_axis, row_axis, r0, c0) -> list[tuple[int, int]]:
-    """Cells (as seen) where two whole cards lie on one lattice point."""
-    on = coords[:, 0] != -9999
-    if not on.any():
-        return []
-    rc = to_seen(coords[on], col_axis, row_axis) - np.array([r0, c0])
-    seen: dict[tuple[int, int], int] = {}
-    for r, c in rc:
-        if 0 <= r < SIZE and 0 <= c < SIZE:
-            seen[(int(r), int(c))] = seen.get((int(r), int(c)), 0) + 1
-    return sorted(k for k, v in seen.items() if v > 1)
 
 
 def _cell_quad(h: np.ndarray, centre: np.ndarray) -> np.ndarray:

@@ -123,10 +123,24 @@ def test_a_card_outside_the_grid_is_reported_and_not_scored():
 
 
 def test_two_cards_in_one_cell_are_reported():
+    """Both corners of a second card (Kh, not dealt elsewhere) in row 2, column 3, beside the 8s's two corners."""
     s, centres = deal()
-    centres = np.vstack([centres, centres[7:8] + [6.0, 4.0]])  # a second card lying on row 2, column 3
+    eights = [x for x in s if x.card == DEALT[1, 2]]
+    s += [Sighting("Kh", 0.7, tuple(np.array(x.box) + [5, 6, 5, 6])) for x in eights]
     reading = grid_from_cards(s, centres)
-    assert any(w.startswith("row 2, column 3: two cards in one cell") for w in reading.warnings)
+    assert reading.rows == DEALT.tolist()
+    assert "row 2, column 3: two cards in one cell, 8s and Kh; took 8s" in reading.warnings
+    assert "26 cards read, a grid has 25" in reading.warnings
+
+
+def test_one_corner_read_otherwise_is_a_doubtful_cell_named_in_the_doubts():
+    s, centres = deal()
+    i = next(i for i, x in enumerate(s) if x.card == DEALT[1, 2])
+    s[i] = Sighting("Kh", 0.7, s[i].box)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist() and reading.warnings == []
+    assert reading.doubts == ["row 2, column 3: 8s or Kh? took 8s (evidence 0.80 against 0.70; a misread corner, "
+                              "or two cards in one cell)"]
 
 
 def test_the_deck_rule_gives_a_name_read_twice_to_the_stronger_cell_and_says_so():

@@ -111,10 +111,11 @@ def _hand(rng: np.random.Generator, img: np.ndarray, keep_clear: np.ndarray) -> 
 
 def render_grid_photo(faces: list, rng: np.random.Generator, out_size: tuple[int, int] = (1280, 960),
                       angle: float = 0.0, tilt: float = 0.0, zoom: float = 0.8, hand: bool = False,
-                      photometric: bool = True) -> tuple[np.ndarray, list[list[str]], dict]:
+                      photometric: bool = True, empty: tuple = ()) -> tuple[np.ndarray, list[list[str | None]], dict]:
     """``(picture BGR, rows as seen, info)`` for the 25 ``faces`` (``vision.training.scenes.Face``) dealt row-major.
 
-    ``angle`` in degrees (the camera's turn), ``tilt`` 0..0.25, ``zoom`` the share of the frame the grid fills."""
+    ``angle`` in degrees (the camera's turn), ``tilt`` 0..0.25, ``zoom`` the share of the frame the grid fills;
+    ``empty``: dealt cells (row, column) left without a card (None in the truth)."""
     assert len(faces) == 25
     out_w, out_h = out_size
     layout = table_layout(rng)
@@ -140,8 +141,8 @@ def render_grid_photo(faces: list, rng: np.random.Generator, out_size: tuple[int
         x1, y1 = np.ceil(quad.max(0)).astype(int)
         bx0, by0, bx1, by1 = max(0, x0 - 8), max(0, y0 - 8), min(out_w, x1 + 8), min(out_h, y1 + 8)
         centres[r, c] = apply_h(h_total, np.array([[fw / 2, fh / 2]]))[0]
-        names[r][c] = face.name
-        if bx1 <= bx0 or by1 <= by0:
+        names[r][c] = None if (r, c) in empty else face.name
+        if bx1 <= bx0 or by1 <= by0 or (r, c) in empty:
             continue
         shift = np.array([[1, 0, -bx0], [0, 1, -by0], [0, 0, 1]], np.float64)
         warped = cv2.warpPerspective(face.image, shift @ h_total, (bx1 - bx0, by1 - by0), flags=cv2.INTER_LINEAR,

@@ -1,4 +1,5 @@
-"""``patience bench tommy|poker|shuffle``: play many games with the advisors and print figures."""
+"""``patience bench tommy|poker|shuffle``: play many games with the advisors and print figures;
+``patience bench score-photo``: read labelled photos of dealt grids."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ BENCHMARKS = {
     "tommy": ("assistant.benchmarks.tommy", "Sir Tommy: win rate of the advisor (and the perfect-information ceiling)"),
     "poker": ("assistant.benchmarks.poker", "Poker Patience: mean score of the advisor, American or English"),
     "shuffle": ("assistant.benchmarks.shuffle", "Poker Shuffle: mean score of the best arrangement found per set"),
+    "score-photo": ("assistant.benchmarks.score_photo",
+                    "Poker Patience photos: grids and cells read right, ms per photo (labelled photos)"),
     "replay": ("assistant.benchmarks.replay", "check benchmark logs: every move legal, results as recorded"),
 }
 

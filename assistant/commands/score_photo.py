@@ -9,11 +9,13 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 
     {"image": "grid.jpg", "rows": [["Ah", "Kd", null, ...] x 5], "american": 97, "english": 31,
      "lines": [{"line": "row 1", "cards": [...], "hand": "pair", "american": 2, "english": 1}, ...],
-     "warnings": ["row 1, column 3: no card read"], "notes": [...], "thresholds": {"american": 200, ...}}
+     "warnings": ["row 1, column 3: no card read"], "doubts": [...], "notes": [...],
+     "thresholds": {"american": 200, "english": 70}}
 
 A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
-reading or stays unread; ``notes`` say where that rule decided. Lines with an unread cell score 0.
+reading or stays unread; ``notes`` say where that rule decided. ``doubts`` name cells read with a close second
+reading (worth a look). Lines with an unread cell score 0.
 
 Exit code: 0 when every photo gave a clean grid of 25 cards; 1 when a photo shows fewer or more than 25 cards, a
 card twice, two cards in a cell, a missing row or an unreadable cell (the complete lines are still scored);
@@ -174,6 +176,7 @@ def reading_object(image: str, reading) -> dict:
     obj = {"image": image, "rows": reading.rows}
     obj.update(score_reading(reading.rows))
     obj["warnings"] = list(reading.warnings)
+    obj["doubts"] = list(reading.doubts)
     obj["notes"] = list(reading.notes)
     obj["thresholds"] = dict(THRESHOLDS)
     return obj
@@ -186,7 +189,25 @@ def read_photo(path: Path):
     """BGR picture with its EXIF orientation applied (as a phone shows it), or ValueError with the reason."""
     from assistant.commands.detect import read_image
 
-    return read_image(path)  # cv2.imdecode with IMREAD_COLOR turns the pixels by the EXIF orientation tag
+    cut_off = ValueError("the JPEG file is cut off (its image data has no end): copy the photo again")
+    try:
+        image = read_image(path)  # cv2.imdecode with IMREAD_COLOR turns the pixels by the EXIF orientation tag
+    except ValueError:
+        if path.is_file() and jpeg_cut_off(path.read_bytes()):
+            raise cut_off from None
+        raise
+    if jpeg_cut_off(path.read_bytes()):  # OpenCV may decode a cut-off JPEG, greying what is missing: refuse it
+        raise cut_off
+    return image
+
+
+def jpeg_cut_off(data: bytes) -> bool:
+    """True for a JPEG whose last scan has no end-of-image marker after it (the file was cut short). The marker
+    bytes FF D9 cannot occur inside scan data (an FF there is followed by 00), and an EXIF thumbnail's scan and
+    end come before the main scan."""
+    if data[:2] != b"\xff\xd8":
+        return False
+    return data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda")
 
 
 def run(args) -> int:
@@ -309,5 +330,7 @@ def print_reading(obj: dict, scoring: str) -> None:
         console.print(f"{s.capitalize()}: {obj[s]} points, Poker Patience win at {t}: {verdict}")
     for note in obj["notes"]:
         console.print(f"[cyan]deck rule:[/] {note}")
+    for doubt in obj["doubts"]:
+        console.print(f"[cyan]doubtful:[/] {doubt}")
     for w in obj["warnings"]:
         console.print(f"[yellow]warning:[/] {w}")

@@ -4,7 +4,7 @@
 Punkten (amerikanisch) oder 120 (englisch)."
 
 ``patience shuffle-photo IMAGE`` reads the cards in the photo (any layout: a heap, rows, a fan, as long as each
-card's corner index shows), arranges them with the Poker Shuffle solver (simulated annealing,
+card's corner index shows; cards laid out in a 5x5 grid are read cell by cell, as ``score-photo`` does), arranges them with the Poker Shuffle solver (simulated annealing,
 assistant/advisors/shuffle_solver.py; a fixed, seeded amount of work, so the same photo always gives the same
 arrangement) and prints the arrangement as a grid with its hands and score against the thresholds (310 / 120).
 ``--scoring both`` (the default) arranges for each scoring on its own.
@@ -77,9 +77,17 @@ def run(args) -> int:
     except ValueError as exc:
         report_error(args, "shuffle-photo", args.image, str(exc))
         return 2
+    from assistant.commands.score_photo import read_grid
+
     detector = load_detector(args)
-    result = detector.detect(image)
-    names = sorted({c.card for c in result.cards}, key=lambda n: _card_index(n))
+    # cards laid in rows are read cell by cell (with the deck rule); any other layout card by card
+    reading, result = read_grid(detector, image)
+    grid_cards = [n for n in reading.cells if n is not None]
+    if len(grid_cards) == 25 and not reading.warnings:
+        names = grid_cards
+    else:
+        names = list({c.card for c in result.cards})
+    names = sorted(names, key=_card_index)
     obj: dict = {"image": args.image, "cards": names, "arrangements": {}, "warnings": []}
     if len(names) != 25:
         obj["warnings"].append(f"{len(names)} cards read, Poker Shuffle arranges 25: "

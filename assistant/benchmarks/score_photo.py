@@ -1,0 +1,104 @@
+"""``patience bench score-photo FOLDER``: read labelled photos of dealt grids; grids fully right, cells right, speed.
+
+FOLDER holds photos (``*.jpg``, ``*.png``) each with ``<photo>.json`` = ``{"rows": [[5 card names] x 5], ...}``: the
+grid as seen in the picture (top row first, left to right). A photo's grid is fully right when all 25 cells read
+equal the truth; a cell left unread (None) counts as not right. Time per photo is the wall time of the reading
+(detector, classifier's second answers, grid), after decoding the file, on ``--threads`` ONNX threads.
+
+``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
+(``vision.grid_photos.write_grid_set``, seeded by ``--seed``; needs the artwork: ``patience dataset fetch``). The
+recorded set is ``patience bench score-photo datasets/gridval --render 48``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from assistant.cli import UserError
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("folder", metavar="FOLDER", help="labelled photos: IMAGE + IMAGE.json with the truth rows")
+    parser.add_argument("--render", type=int, default=0, metavar="N",
+                        help="first render N labelled grid photos of held-out designs into FOLDER")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --render (default 0)")
+    parser.add_argument("--limit", type=int, default=0, metavar="N", help="read at most N photos")
+    parser.add_argument("--threads", type=int, default=None, metavar="N", help="ONNX Runtime threads (default 2)")
+    parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
+    parser.add_argument("--verbose", action="store_true", help="print each photo's wrong cells")
+
+
+def labelled_photos(folder: Path) -> list[tuple[Path, list[list[str]]]]:
+    photos = []
+    for p in sorted(folder.iterdir()):
+        if p.suffix.lower() in (".jpg", ".jpeg", ".png") and (folder / (p.name + ".json")).is_file():
+            truth = json.loads((folder / (p.name + ".json")).read_text())
+            photos.append((p, truth["rows"]))
+    return photos
+
+
+def compare(rows, truth) -> int:
+    """Cells read equal to the truth (an unread cell is never right)."""
+    return sum(1 for r in range(5) for c in range(5) if rows[r][c] is not None and rows[r][c] == truth[r][c])
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from assistant.commands.score_photo import load_detector, read_grid, read_photo
+    from vision.benchmark import load_average, machine
+
+    folder = Path(args.folder)
+    if args.render:
+        from vision.grid_photos import write_grid_set
+
+        try:
+            write_grid_set(folder, args.render, args.seed)
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
+    if not folder.is_dir():
+        raise UserError(f"{folder}: no such folder (render one with --render 48)")
+    photos = labelled_photos(folder)
+    if args.limit:
+        photos = photos[: args.limit]
+    if not photos:
+        raise UserError(f"{folder}: no labelled photos (IMAGE + IMAGE.json); render some with --render 48")
+    detector = load_detector(args)
+    detector.detect(np.zeros((480, 640, 3), np.uint8))  # warm up the sessions
+    full = cells = 0
+    ms, wrong_lines = [], []
+    for path, truth in photos:
+        image = read_photo(path)
+        t0 = time.perf_counter()
+        reading, _ = read_grid(detector, image)
+        dt = (time.perf_counter() - t0) * 1e3
+        ms.append(dt)
+        right = compare(reading.rows, truth)
+        cells += right
+        full += right == 25
+        if args.json:
+            print(json.dumps({"image": path.name, "cells_right": right, "ms": round(dt, 1), "rows": reading.rows,
+                              "truth": truth, "warnings": reading.warnings}))
+        elif args.verbose and right < 25:
+            bad = [f"r{r + 1}c{c + 1} {reading.rows[r][c]} (is {truth[r][c]})" for r in range(5) for c in range(5)
+                   if reading.rows[r][c] != truth[r][c]]
+            wrong_lines.append(f"  {path.name} ({image.shape[1]}x{image.shape[0]}): {', '.join(bad)}")
+    a = np.array(ms)
+    summary = {"photos": len(photos), "grids_fully_right": full, "cells_right": cells, "cells": 25 * len(photos),
+               "ms_median": round(float(np.median(a)), 1), "ms_p95": round(float(np.percentile(a, 95)), 1),
+               "ms_mean": round(float(a.mean()), 1), "machine": machine(), "load": load_average()}
+    if args.json:
+        print(json.dumps({"summary": summary}))
+        return 0
+    print(f"machine: {summary['machine']}; {summary['load']}; model: {detector.model_dir}")
+    print(f"{folder}: {len(photos)} photos")
+    print(f"grids fully right: {full}/{len(photos)} ({100 * full / len(photos):.1f} %)")
+    print(f"cells right:       {cells}/{25 * len(photos)} ({100 * cells / (25 * len(photos)):.1f} %)")
+    print(f"ms per photo:      median {summary['ms_median']:.0f}, p95 {summary['ms_p95']:.0f}, "
+          f"mean {summary['ms_mean']:.0f}")
+    for line in wrong_lines:
+        print(line)
+    return 0
