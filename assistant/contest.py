@@ -18,9 +18,14 @@ Readings, where the texts leave a detail open:
   in seat order. Sir Tommy: a turn is placing the called card(s), then playing waste tops up as the player likes
   ("Na elke plaatsing mag je ook de huidige bovenkant van een aflegstapel naar een fundering spelen"), ended by
   :meth:`Contest.done`. Poker Patience: placing the called card ends the turn ("Eine gelegte Karte bleibt, wo sie
-  ist"); in Poker Shuffle placing the 25th ends it.
-* Undo takes back only the current player's own actions since the last call: undoing past a call would let a
-  player replay a card knowing the next one.
+  ist"); in Poker Shuffle placing the 25th ends it. Once everyone has placed, the caller turns the next card only
+  when asked (:meth:`Contest.call_next`, Enter at the table; after the last call it ends the contest), so that a
+  player who mistyped a cell can take the placement back until then: "bleibt, wo sie ist" is read as "once the
+  play has moved on", as a player at a real table may still correct a card before the next one is shown.
+* Undo takes back only actions since the last call: undoing past a call would let a player replay a card knowing
+  the next one. Sir Tommy: the current player's own. Poker Patience: the current player's, else the latest
+  placement (in seat order, the order players place in), or a named player's (:meth:`Contest.undo` ``name``);
+  that player is then to play again.
 * Sir Tommy after the last call: each player in turn plays the game out (waste tops up, a redeal of their own
   waste piles, which differ from player to player, so nothing is called any more) until the game is over or the
   player says done.
@@ -210,11 +215,19 @@ class Contest:
 
     @property
     def current(self) -> Seat | None:
-        """The player to act now; None when the contest is over."""
+        """The player to act now; None when the contest is over or everyone waits for the caller
+        (:attr:`waiting_for_call`)."""
         for seat in self.seats:
-            if not seat.finished and (self.all_called or not seat.turn_done):
+            if not seat.finished and (self.all_called and self.game == "tommy" or not seat.turn_done):
                 return seat
         return None
+
+    @property
+    def waiting_for_call(self) -> bool:
+        """Poker Patience: everyone still playing has placed the called card(s); the caller turns the next card
+        (or, after the last call, ends the contest) with :meth:`call_next`. Until then placements can be taken
+        back."""
+        return self.game == "poker" and not self.is_over and all(s.turn_done for s in self.seats if not s.finished)
 
     @property
     def is_over(self) -> bool:
@@ -230,6 +243,9 @@ class Contest:
     def _now(self) -> Seat:
         seat = self.current
         if seat is None:
+            if self.waiting_for_call:
+                what = "turn the next card" if not self.all_called else "end the contest"
+                raise ContestError(f"everyone has placed: the caller may {what} (Enter), or u takes a placement back")
             raise ContestError("the contest is over")
         return seat
 
@@ -269,16 +285,57 @@ class Contest:
         self.save()
         return what
 
-    def undo(self) -> str:
-        """Take back the current player's last action since the last call."""
-        seat = self._now()
-        if seat.since_call <= 0:
-            called = " ".join(str(c) for c in self.last_call())
-            raise ContestError(f"nothing of yours to undo since the caller turned {called}")
+    def undo(self, name: str | None = None) -> str:
+        """Take back the last action since the last call: the current player's own; in Poker Patience, when the
+        current player has placed nothing since the call, the latest placement (seat order), or ``name``'s.
+        The player whose placement is taken back is to play again."""
+        seat = self._undo_seat(name)
         last = seat.session.undo()
         seat.since_call -= 1
+        if self.game == "poker":
+            seat.turn_done = False
         self.save()
         return last
+
+    def _undo_seat(self, name: str | None) -> Seat:
+        called = " ".join(str(c) for c in self.last_call())
+        if name is not None:
+            try:
+                seat = self.seat(name)
+            except KeyError:
+                raise ContestError(f"no player {name!r}: {', '.join(self.names)}") from None
+            if self.game != "poker" and seat is not self.current:
+                raise ContestError(f"in Sir Tommy only the player to play ({self.current.name if self.current else 'nobody'}) can undo")
+            if seat.finished or seat.since_call <= 0:
+                raise ContestError(f"nothing of {seat.name}'s to undo since the caller turned {called}")
+            return seat
+        seat = self.current
+        if seat is not None and seat.since_call > 0:
+            return seat
+        if self.game == "poker":
+            placed = [s for s in self.seats if not s.finished and s.turn_done and s.since_call > 0]
+            if placed:
+                return placed[-1]
+        if seat is None:
+            raise ContestError("the contest is over")
+        raise ContestError(f"nothing of yours to undo since the caller turned {called}")
+
+    def call_next(self) -> str:
+        """Poker Patience, once everyone has placed: the caller turns the next card (after the last call: every
+        game is complete and the contest ends). Returns what happened, one line."""
+        if not self.waiting_for_call:
+            seat = self.current
+            if seat is None:
+                raise ContestError("the contest is over")
+            raise ContestError(f"{seat.name} has not placed {' '.join(str(c) for c in seat.hand())} yet")
+        if self.all_called:
+            for seat in self.seats:
+                seat.finished = True
+            self.save()
+            return "every square is full: the contest is over"
+        self._advance()
+        self.save()
+        return f"the caller turns {' '.join(str(c) for c in self.last_call())} for everyone"
 
     def turn_own(self, card: Card | str | None = None) -> Card:
         """Sir Tommy after the last call: turn a card of the player's own stock after a redeal (``card`` as turned;
@@ -305,9 +362,7 @@ class Contest:
         st = seat.state
         if isinstance(st, PokerState):
             if not st.pending:
-                seat.turn_done = True
-                seat.finished = st.is_terminal()
-                self._advance()
+                seat.turn_done = True  # the caller waits (call_next): the placement can still be taken back
         elif self.all_called and st.is_terminal():
             seat.finished = True
             self._advance()

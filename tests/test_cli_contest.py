@@ -37,7 +37,7 @@ def history(home, player):
 
 def test_a_poker_contest_to_the_end_ranks_the_players(tmp_path):
     """Ann and Bob fill their squares in different orders; --json prints only the result on stdout."""
-    moves = "".join(f"{a}\n{b}\n" for a, b in zip(ROW_MAJOR, ROW_MAJOR[::-1]))
+    moves = "".join(f"{a}\n{b}\n\n" for a, b in zip(ROW_MAJOR, ROW_MAJOR[::-1]))  # Enter: the next card
     out = run(["contest", "poker", "--players", "Ann,Bob", "--seed", "4", "--no-hints", "--json"], moves, tmp_path)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
@@ -101,6 +101,18 @@ def test_undo_takes_back_the_players_own_move_but_never_the_called_card(tmp_path
     assert out.returncode == 0, out.stderr
     assert "undone S>W3" in out.stdout and "nothing of yours to undo" in out.stdout
     assert history(tmp_path, 0) == [first, "S>W1"]
+
+
+def test_a_poker_player_takes_a_mistyped_cell_back_until_the_next_card(tmp_path):
+    """Issue 11: after a typo the turn passed at once and u answered "nothing of yours to undo"."""
+    out = run(["contest", "poker", "--players", "Ann,Bob", "--seed", "4", "--no-hints"],
+              "11\nu\n12\n55\nu\n54\n\nu\n", tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "Ann: undone" in out.stdout and "Bob: undone" in out.stdout
+    ann, bob = (saved(tmp_path)["players"][i]["state"]["placements"] for i in (0, 1))
+    first = str(deal_order(4)[0])
+    assert ann == [[first, "r1c2"]] and bob == [[first, "r5c4"]]
+    assert "nothing of yours to undo" in out.stdout  # after the next card, the placements stay
 
 
 def test_poker_shuffle_names_the_card_and_the_cell(tmp_path):

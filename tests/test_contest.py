@@ -53,6 +53,9 @@ def play_poker(contest: Contest, cells: dict[str, list[str]]) -> Contest:
     """Each player fills the square in their own cell order."""
     while not contest.is_over:
         seat = contest.current
+        if seat is None:
+            contest.call_next()  # everyone has placed: the caller turns the next card
+            continue
         contest.play(cells[seat.name][seat.state.placed_count])
     return contest
 
@@ -146,6 +149,29 @@ def test_undo_takes_back_only_the_current_players_actions_since_the_call():
         t.undo()
 
 
+def test_a_poker_placement_can_be_taken_back_until_the_caller_turns_the_next_card():
+    """Issue 11: a typed cell passed the turn at once, and a typo could never be undone."""
+    c = Contest.new("poker", ["Ann", "Bob", "Cy"], seed=4)
+    c.play("r1c1")  # Ann's typo: she meant r1c2
+    assert c.current.name == "Bob"
+    assert str(c.undo()) .startswith(f"{deal_order(4)[0]}")  # Bob has placed nothing: Ann's placement is taken back
+    assert c.current.name == "Ann" and c.seat("Ann").state.placed_count == 0
+    c.play("r1c2")
+    c.play("r5c5")
+    c.play("r3c3")
+    assert c.waiting_for_call and c.current is None and c.called == 1  # the caller waits
+    c.undo("Bob")  # any player who placed may still take it back
+    assert c.current.name == "Bob" and not c.waiting_for_call
+    with pytest.raises(ContestError, match="has not placed"):
+        c.call_next()
+    c.play("r4c4")
+    assert "turns" in c.call_next() and c.called == 2
+    assert [s.state.at(p) for s, p in zip(c.seats, ("r1c2", "r4c4", "r3c3"))] == [deal_order(4)[0]] * 3
+    with pytest.raises(ContestError, match="nothing of"):
+        c.undo("Ann")  # the next card is out: the placements stay
+    assert roundtrip(c).to_dict() == c.to_dict()
+
+
 def test_a_refused_move_changes_nothing():
     c = Contest.new("tommy", ["Ann", "Bob"], seed=9)
     before = c.to_dict()
@@ -156,6 +182,7 @@ def test_a_refused_move_changes_nothing():
     p = Contest.new("poker", ["Ann", "Bob"], seed=9)
     p.play("r1c1")
     p.play("r1c1")  # Bob's own square
+    p.call_next()
     before = p.to_dict()
     for bad in ("r1c1", "r6c1", "99", ""):
         with pytest.raises(ValueError):
@@ -278,5 +305,6 @@ def test_every_action_is_saved():
     c = Contest.new("poker", ["Ann", "Bob"], seed=1, saver=lambda contest: saves.append(contest.to_dict()))
     c.play("11")
     c.play("22")
-    assert len(saves) == 3 and saves[-1] == c.to_dict()
+    c.call_next()
+    assert len(saves) == 4 and saves[-1] == c.to_dict()
     assert roundtrip(c).last_call() == deal_order(1)[1:2]

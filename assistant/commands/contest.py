@@ -5,7 +5,9 @@ start so the deal can be replayed), every player finds that card in their own de
 card is called once everyone has placed the current one. Sir Tommy (002: "wedstrijd tussen twee spelers met
 identiek geschudde stokken"): place the called card (w2 / f0), play waste tops up if you like (W1>F0), then Enter
 or "done"; after the last card each player plays the game out. Poker Patience (004, Mehrere Spieler: "Einer
-mischt und sagt jede aufgedeckte Karte an"): type the cell (r1c3 or 13). Saved after every action in
+mischt und sagt jede aufgedeckte Karte an"): type the cell (r1c3 or 13); once everyone has placed, Enter has the
+caller turn the next card, and until then u takes the latest placement back (u NAME: that player's). Saved after
+every action in
 contest.json next to the last game: ``patience contest --resume`` continues. At the end, the ranking.
 """
 
@@ -20,8 +22,8 @@ CONTEST_FILE = "contest.json"
 
 HELP = (
     "Sir Tommy: w2 / f0 place the called card (S>W2, S>F0), W1>F0 plays a waste top up, Enter or done ends your "
-    "turn - Poker: r1c3 or 13 (Poker Shuffle: Qh r1c3) - u: undo your last action since the call - "
-    "h: this help - q: save and quit"
+    "turn - Poker: r1c3 or 13 (Poker Shuffle: Qh r1c3), Enter once everyone has placed: the next card - "
+    "u: undo the last action since the call (Poker: u Ann takes back Ann's placement) - h: this help - q: save and quit"
 )
 
 
@@ -150,7 +152,7 @@ def contest_loop(contest, *, hints: bool = True, budget_ms: float = 500.0, conso
                           if len(winners) < len(contest.seats) else "[bold]A tie: every player shares first place.[/]")
             return 0
         seat = contest.current
-        hint = _hint(seat.session, budget_ms) if hints else None
+        hint = _hint(seat.session, budget_ms) if hints and seat is not None else None
         console.print(contest_panel(contest, hint=hint, message=message))
         line = read_line(prompt(contest))
         if line is None or line.strip().lower() in ("q", "quit", "exit"):
@@ -163,6 +165,9 @@ def contest_loop(contest, *, hints: bool = True, budget_ms: float = 500.0, conso
 def prompt(contest) -> str:
     """What the current player is asked for."""
     seat = contest.current
+    if seat is None:  # Poker: everyone has placed; the caller waits so that a placement can be taken back
+        what = "the next card" if not contest.all_called else "the result"
+        return f"everyone has placed: Enter for {what} (u takes the last placement back, u NAME a player's)> "
     st = seat.state
     hand = " ".join(str(c) for c in seat.hand())
     if contest.game == "poker":
@@ -190,15 +195,27 @@ def act(contest, line: str) -> str:
     from assistant.games.tommy import TommyState
 
     seat = contest.current
+    low = line.lower()
+    try:
+        words = line.split()
+        if words and words[0].lower() in ("u", "undo") and len(words) <= 2:
+            who = contest._undo_seat(words[1] if len(words) == 2 else None).name
+            undone = contest.undo(who)
+            return f"{escape(who)}: undone {escape(str(undone))}" + (
+                f"; {escape(who)} to play" if contest.current is not None and contest.current.name == who
+                and contest.current is not seat else "")
+        if low in ("h", "help", "?"):
+            return HELP
+        if seat is None:  # waiting for the caller
+            if not line or low in ("d", "done", "n", "next"):
+                return escape(contest.call_next()) + _next_player(contest)
+            return "[red]everyone has placed: Enter for the next card, or u to take a placement back[/]"
+    except ValueError as exc:
+        return f"[red]{escape(str(exc))}[/]"
     st = seat.state
     name = escape(seat.name)
     before = (seat, contest.called)
-    low = line.lower()
     try:
-        if low in ("u", "undo"):
-            return f"{name}: undone {escape(str(contest.undo()))}"
-        if low in ("h", "help", "?"):
-            return HELP
         own_turn = isinstance(st, TommyState) and contest.all_called and st.needs_card() and not st.hand
         if not line or low in ("d", "done"):
             if not line and own_turn and len(st.chance_outcomes()) == 1:
@@ -237,7 +254,17 @@ def _news(contest, before, finished: bool = True) -> str:
     nxt = contest.current
     if nxt is not None and nxt is not seat:
         out += f". {escape(nxt.name)} to play"
+    if contest.waiting_for_call:
+        out += ". Everyone has placed: Enter for the " + ("next card" if not contest.all_called else "result") + \
+               " (u takes the placement back)"
     return out + ("." if out else "")
+
+
+def _next_player(contest) -> str:
+    from rich.markup import escape
+
+    nxt = contest.current
+    return f". {escape(nxt.name)} to play." if nxt is not None else "."
 
 
 def _names(names: list[str]) -> str:
