@@ -46,6 +46,14 @@ def test_table_for_people_shows_lines_hands_both_scorings_and_the_verdict():
         assert text in out, text
 
 
+def test_json_with_a_bad_card_prints_an_error_object_on_stdout():
+    """Issue 11: `score --json` printed nothing on stdout for a bad card (the stream mode prints an error object)."""
+    res = run(REFERENCE.replace("QH", "QX"), "--json")
+    assert res.returncode == 2 and "QX" in res.stderr
+    obj = json.loads(res.stdout)
+    assert set(obj) == {"error"} and "QX" in obj["error"]
+
+
 def test_json_for_one_grid():
     # README reference grid: 197 American, 66 English; 004 example values: full house 25 / 10.
     res = run(REFERENCE, "--json")

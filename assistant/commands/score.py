@@ -2,7 +2,8 @@
 
 ``patience score GRID`` prints a table for people: the square, each row and column with its hand and points under
 both scorings, the totals and whether they reach the win thresholds (200 American / 70 English; ``--shuffle``:
-Poker Shuffle's 310 / 120). ``--json`` prints one JSON object instead.
+Poker Shuffle's 310 / 120). ``--json`` prints one JSON object instead (a bad grid: ``{"error": "<reason>"}``, the
+reason on stderr too, exit code 2).
 
 GRID is 25 cards, rows separated by ``/``: ``patience score AH AD JS JC JH / 9H 7D 9S 9C 7H / 8H 8D 8S 8C 4D /
 QH TD TS TC 4C / 6H 5D 6S 5C 2D`` (quoted or not; 25 cards without ``/`` are read as 5 rows of 5).
@@ -57,6 +58,8 @@ def run(args) -> int:
     try:
         cells = parse_grid(text)
     except ValueError as exc:
+        if args.json:  # a JSON reader gets an object on stdout, as the stream mode's bad lines do
+            print(json.dumps({"error": str(exc)}))
         raise UserError(str(exc)) from None
     from assistant.games.poker import PokerRules
 
