@@ -37,7 +37,23 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # command not built yet
             raise
         module.add_parser(sub)
+        if name in sub.choices:
+            _fill_descriptions(sub.choices[name], module.__doc__)
     return parser
+
+
+def _fill_descriptions(parser: argparse.ArgumentParser, doc: str | None) -> None:
+    """``--help`` of every command says what it does: a command without a description gets its module's
+    docstring (examples kept as written), a sub-command without one its help line."""
+    if parser.description is None and doc:
+        parser.description = doc
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for sub_name, sub_parser in action.choices.items():
+                if sub_parser.description is None and helps.get(sub_name):
+                    sub_parser.description = helps[sub_name][:1].upper() + helps[sub_name][1:] + "."
 
 
 def interrupted_message() -> str:

@@ -1,0 +1,20 @@
+"""Every command's --help says what it does (issue 11: dataset, dataset fetch and train said nothing)."""
+
+import pytest
+
+from assistant.cli import build_parser
+
+
+def command_help(*names) -> str:
+    parser = build_parser()
+    for name in names:
+        parser = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices[name]
+    return parser.format_help()
+
+
+@pytest.mark.parametrize("names", [("dataset",), ("dataset", "fetch"), ("train",), ("train", "all"), ("resume",)])
+def test_the_help_says_what_the_command_does(names):
+    usage, _, rest = command_help(*names).partition("\n\n")
+    description = rest.split("\n\n")[0]
+    assert not description.startswith(("options:", "positional arguments:")) and len(description) > 20, description
+
