@@ -5,8 +5,10 @@
     patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
     patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
     patience dataset negatives             # crops that show no index, for the classifier's "none" class
+    patience dataset video --game tommy --seed 3 --held-out   # a game video + its ground truth (camera tests)
 
-Everything lands in git-ignored folders: ``datasets/cache`` (artwork) and ``datasets/build`` (datasets).
+Everything lands in git-ignored folders: ``datasets/cache`` (artwork), ``datasets/build`` (datasets) and
+``datasets/videos`` (game videos; ``datasets/videos.md`` says how the benchmark videos are made).
 ``fetch`` needs ``apt-get``/``dpkg`` (no root) and ``rsvg-convert`` (root: ``apt-get install librsvg2-bin``).
 """
 
@@ -46,6 +48,27 @@ def add_parser(subparsers) -> None:
                         "boxes only)")
     n.add_argument("--seed", type=int, default=0)
     n.set_defaults(func=run)
+    v = sub.add_parser("video", help="render a video of a game played on a table, with its ground truth JSON "
+                                     "(vision/training/game_video.py)")
+    v.add_argument("--game", choices=("tommy", "poker"), required=True)
+    v.add_argument("--seed", type=int, default=0, help="the deal (deal_order(seed)); also seeds the player and the look")
+    v.add_argument("--variant", default=None, help="tommy: standard; poker: american (default), english, "
+                                                   "american-adjacent, english-adjacent")
+    v.add_argument("--turns", type=int, default=None, help="tommy: stop after N turned cards (default: whole game)")
+    v.add_argument("--cards", type=int, default=25, help="poker: place the first N cards (default 25)")
+    v.add_argument("--deck", default=None, help="card design (a rasterised deck name, see datasets/decks.json)")
+    v.add_argument("--held-out", action="store_true", help="a design held out of training, chosen by the seed")
+    v.add_argument("--procedural", action="store_true", help="plain drawn faces, no artwork (tests)")
+    v.add_argument("--size", default="1280x720", metavar="WxH", help="frame size (default 1280x720)")
+    v.add_argument("--fps", type=float, default=15.0, help="frames per second (default 15)")
+    v.add_argument("--speed", type=float, default=1.0, help=">1: quicker hands; the table stays still 0.4-1.5 s between moves (default 1)")
+    v.add_argument("--card-height", default=None, metavar="LO,HI",
+                   help="card height as a fraction of the frame height (default 0.10,0.14; poker 0.13,0.15)")
+    v.add_argument("--clean", action="store_true",
+                   help="little sensor noise and mild compression (small files: the committed clips)")
+    v.add_argument("--out", type=Path, default=None,
+                   help="output path without suffix (default datasets/videos/<game>-<seed>): writes .mp4 and .json")
+    v.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 
 
@@ -53,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet, glyphs or negatives (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives or video (patience dataset --help)")
+    if args.action == "video":
+        return _video(args)
     from vision.training import artwork
 
     if args.action == "fetch":
@@ -148,4 +173,68 @@ def _negatives(args: argparse.Namespace, artwork, bar) -> int:
             except ModelFileError as exc:
                 raise UserError(str(exc)) from None
     print(f"{made['train']} train + {made['val']} val negative crops written under {out / 'crops'}")
+    return 0
+
+
+def _video(args: argparse.Namespace) -> int:
+    """Play a seeded game with a fallible player and render it (``vision.training.game_video``)."""
+    import json
+    import time
+
+    from assistant.benchmarks.video_games import play_poker, play_tommy
+    from assistant.cli import UserError
+    from vision.training import artwork
+    from vision.training.game_video import VideoOptions, deck_faces, procedural_faces, render_game
+
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+        assert width >= 64 and height >= 64
+    except (ValueError, AssertionError):
+        raise UserError(f"--size {args.size!r}: write WIDTHxHEIGHT, e.g. 1280x720") from None
+    if args.fps <= 0 or args.speed <= 0:
+        raise UserError("--fps and --speed must be positive")
+    try:
+        if args.game == "tommy":
+            script = play_tommy(args.seed, args.turns, args.variant or "standard")
+        else:
+            script = play_poker(args.seed, args.cards, args.variant or "american")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.procedural:
+        faces, deck, held = procedural_faces(), "procedural", False
+    else:
+        index = artwork.CACHE / "cards" / "decks.json"
+        if not index.exists():
+            raise UserError("no card artwork yet: run `patience dataset fetch` first (or use --procedural)")
+        info = json.loads(index.read_text())
+        if args.deck:
+            if args.deck not in info:
+                raise UserError(f"--deck {args.deck!r}: not a rasterised deck; one of {', '.join(sorted(info))}")
+            deck = args.deck
+        else:
+            names = sorted(n for n, m in info.items() if bool(m["held_out"]) == bool(args.held_out))
+            if not names:
+                raise UserError("no such deck in the cache")
+            deck = names[args.seed % len(names)]
+        held = bool(info[deck]["held_out"])
+        faces = deck_faces(deck)
+    options = VideoOptions(width=width, height=height, fps=args.fps, speed=args.speed)
+    if args.clean:
+        options.noise, options.jpeg = (0.8, 1.5), (80, 90)
+    if args.game == "poker":
+        options.card_height = (0.13, 0.15)
+    if args.card_height:
+        try:
+            lo, hi = (float(v) for v in args.card_height.split(","))
+            assert 0 < lo <= hi < 1
+        except (ValueError, AssertionError):
+            raise UserError(f"--card-height {args.card_height!r}: write LO,HI, e.g. 0.10,0.14") from None
+        options.card_height = (lo, hi)
+    out = args.out or (artwork.REPO / "datasets" / "videos" / f"{args.game}-{args.seed}")
+    t0 = time.perf_counter()
+    truth = render_game(script, faces, out, seed=args.seed, options=options, meta={"deck": deck, "held_out": held})
+    secs = time.perf_counter() - t0
+    print(f"{out}.mp4: {truth['frames']} frames ({truth['frames'] / args.fps:.0f} s of video, {deck}) in "
+          f"{secs:.0f} s; truth in {out}.json: {sum(e['event'] == 'move' for e in truth['events'])} moves, "
+          f"result {truth['result']}")
     return 0

@@ -1,0 +1,159 @@
+"""The game-video renderer (vision/training/game_video.py) and its player (assistant/benchmarks/video_games.py):
+the ground truth JSON must be a game the engines accept, move by move, with the result they compute, and every
+``still_frame`` must be a frame where the card has come to rest. Procedural faces: no artwork needed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from assistant.benchmarks.video_games import play_poker, play_tommy  # noqa: E402
+from assistant.cards import Card  # noqa: E402
+from assistant.deals import deal_order  # noqa: E402
+from assistant.games.poker import PokerRules, PokerState, score_grid  # noqa: E402
+from assistant.games.tommy import TommyState  # noqa: E402
+from vision.training.game_video import GameRenderer, VideoOptions, procedural_faces  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SMALL = VideoOptions(width=256, height=144, fps=8, speed=2.5, min_card_px=24, hand_passes=0.3)
+
+
+@pytest.fixture(scope="module")
+def faces():
+    return procedural_faces(80, 112)
+
+
+def render(script, faces, tmp_path, seed=1, options=SMALL):
+    r = GameRenderer(script, faces, tmp_path / script["game"], seed, options, {"deck": "procedural", "held_out": False})
+    truth = r.render()
+    return r, truth
+
+
+def video_frames(path: Path) -> int:
+    cap = cv2.VideoCapture(str(path))
+    n = 0
+    while cap.read()[0]:
+        n += 1
+    return n
+
+
+def replay_tommy(truth: dict) -> TommyState:
+    """Sir Tommy: each turned card comes next in ``deal_order(seed)``, and every move is legal."""
+    state = TommyState("standard", deal_order(truth["seed"]))
+    for e in truth["events"]:
+        if e["event"] != "move":
+            continue
+        if e["move"].startswith("S>"):
+            assert str(state.turn_next()) == e["card"]
+        else:
+            src = e["move"].split(">")[0]
+            assert str(state.waste[int(src[1])][-1]) == e["card"]
+        assert state.is_legal(e["move"]), (e, str(state))
+        state.apply(e["move"])
+    return state
+
+
+def first_use_order(moves: list[str], kind: str) -> list[int]:
+    seen: list[int] = []
+    for m in moves:
+        target = m.split(">")[1]
+        if target[0] == kind and int(target[1]) not in seen:
+            seen.append(int(target[1]))
+    return seen
+
+
+def test_a_whole_sir_tommy_game_replays_through_the_engine(faces, tmp_path):
+    script = play_tommy(5)
+    r, truth = render(script, faces, tmp_path)
+    state = replay_tommy(truth)
+    assert state.is_terminal()
+    assert truth["result"]["foundation_cards"] == state.foundation_cards()
+    assert truth["result"]["won"] == state.is_won()
+    moves = [e["move"] for e in truth["events"] if e["event"] == "move"]
+    assert any(m.startswith("W") for m in moves), "waste tops are played up to the foundations"
+    # Convention: engine index = the order in which places first appear on the table.
+    assert first_use_order(moves, "W") == sorted(first_use_order(moves, "W"))
+    assert first_use_order(moves, "F") == sorted(first_use_order(moves, "F"))
+    assert truth["frames"] == video_frames(tmp_path / "tommy.mp4") == len(r.moving_trace)
+
+
+def test_every_turned_card_is_seen_once_before_or_when_it_is_laid(faces, tmp_path):
+    _, truth = render(play_tommy(2, turns=10), faces, tmp_path)
+    cards = [e for e in truth["events"] if e["event"] == "card"]
+    assert [e["card"] for e in cards] == [str(c) for c in deal_order(2)[:10]]
+    laid = {e["card"]: e["still_frame"] for e in truth["events"] if e["event"] == "move" and e["move"].startswith("S>")}
+    assert all(e["still_frame"] <= laid[e["card"]] for e in cards)
+    frames = [e["still_frame"] for e in truth["events"]]
+    assert frames == sorted(frames)
+
+
+def test_still_frame_is_the_first_frame_the_card_is_at_rest(faces, tmp_path):
+    r, truth = render(play_tommy(4, turns=8), faces, tmp_path, seed=3)
+    for e in truth["events"]:
+        f = e["still_frame"]
+        assert e["card"] in r.moving_trace[f - 1], "the card was on the move just before"
+        assert e["card"] not in r.moving_trace[f], "and lies still from still_frame on"
+
+
+def test_places_are_a_random_permutation_and_all_in_view(faces, tmp_path):
+    slots = set()
+    for seed in range(4):
+        r, truth = render(play_tommy(seed, turns=3), faces, tmp_path, seed=seed)
+        lay = truth["layout"]
+        slots.add(tuple(lay["camera"]["waste_slots"]))
+        for x, y in [lay["stock"], lay["turned"], *lay["foundations"], *lay["waste"]]:
+            assert 0 <= x < truth["width"] and 0 <= y < truth["height"]
+    assert len(slots) > 1
+
+
+def test_a_poker_game_replays_and_its_rows_are_the_grid_as_seen(faces, tmp_path):
+    script = play_poker(7, variant="english")
+    r, truth = render(script, faces, tmp_path, seed=2)
+    state = PokerState(PokerRules.preset("english"))
+    seen = {}
+    for e, step in zip([e for e in truth["events"] if e["event"] == "move"], script["steps"]):
+        state.turn(e["card"])
+        state.place(tuple(step["cell"]))
+        seen[tuple(e["cell"])] = e["card"]
+    rows = truth["result"]["rows"]
+    assert len(seen) == 25 and all(rows[rc[0]][rc[1]] == card for rc, card in seen.items())
+    # the image's grid is the engine's grid turned by a quarter turn (or not): the score cannot change
+    cells = [Card.parse(c) for row in rows for c in row]
+    assert score_grid(cells, "english").total == truth["result"]["english"] == state.score("english").total
+    assert score_grid(cells, "american").total == truth["result"]["american"]
+    assert [e["card"] for e in truth["events"] if e["event"] == "card"] == [str(c) for c in deal_order(7)[:25]]
+    assert truth["frames"] == video_frames(tmp_path / "poker.mp4")
+
+
+def test_the_same_seed_renders_the_same_truth(faces, tmp_path):
+    a = render(play_poker(3, cards=3), faces, tmp_path / "a", seed=9)[1]
+    b = render(play_poker(3, cards=3), faces, tmp_path / "b", seed=9)[1]
+    assert a == b
+
+
+def test_the_test_clip_fixture_matches_its_truth():
+    truth = json.loads((FIXTURES / "game_clip_poker.json").read_text())
+    assert truth["game"] == "poker" and truth["frames"] == video_frames(FIXTURES / "game_clip_poker.mp4")
+    state = PokerState(PokerRules.preset(truth["variant"]))
+    moves = [e for e in truth["events"] if e["event"] == "move"]
+    assert [e["card"] for e in moves] == [str(c) for c in deal_order(truth["seed"])[: len(moves)]]
+    for e in moves:
+        assert truth["result"]["rows"][e["cell"][0]][e["cell"][1]] == e["card"]
+        state.turn(e["card"])
+        state.place(tuple(e["cell"]))  # the seen grid is a turned engine grid: the same cells are free
+    assert 0 < truth["events"][0]["still_frame"] < truth["frames"]
+
+
+def test_the_cli_writes_video_and_truth(tmp_path):
+    from assistant.cli import main
+
+    out = tmp_path / "clip"
+    assert main(["dataset", "video", "--game", "poker", "--seed", "1", "--cards", "2", "--procedural",
+                 "--size", "192x108", "--fps", "6", "--speed", "3", "--out", str(out)]) == 0
+    truth = json.loads(out.with_suffix(".json").read_text())
+    assert truth["deck"] == "procedural" and truth["frames"] == video_frames(out.with_suffix(".mp4"))
+    assert main(["dataset", "video", "--game", "poker", "--size", "big", "--procedural", "--out", str(out)]) == 2

@@ -1,0 +1,862 @@
+"""Videos of a game of patience played on a table, with ground truth, for the camera assistant's tests and benchmark.
+
+``render_game(script, faces, out_stem)`` draws a game script (``assistant.benchmarks.video_games``: the engine's
+turns and moves, plain data) as it looks through a webcam: a table, the cards laid out (Sir Tommy: stock face
+down, the turned card beside it, four foundations in a row, four waste piles fanned downwards so each covered
+card's corner shows; Poker: a 5x5 grid with gaps and no lines, slightly crooked cards), a procedural hand that
+takes each card from the stock (or from off-screen), carries it face up to its place, lets go and leaves, hands
+that pass over the table and move nothing, motion blur, camera shake, slow light changes, sensor noise and
+JPEG-like compression. Writes ``out_stem.mp4`` (OpenCV, 'mp4v') and ``out_stem.json``, the ground truth:
+
+    {"game": "tommy"|"poker", "variant", "deck", "held_out", "seed", "fps", "width", "height", "frames",
+     "events": [{"event": "card", "card": "Qh", "still_frame": F},      the card lies still, face up, first time
+                {"event": "move", "card": "Qh", "move": "S>W2", "still_frame": F},     Sir Tommy
+                {"event": "move", "card": "Qh", "cell": [r, c], "still_frame": F}],    Poker, cell as seen
+     "result": {"won", "foundation_cards", "finished"} | {"rows", "american", "english", "finished"},
+     "layout": {...}}
+
+``still_frame`` is the first frame in which the card lies at rest where it went (the hand has let go; it may
+still be over the card for a few frames as it leaves). Poker cells and rows are "as seen in the image": top row
+first, left to right, after the camera's rotation (the quarter turn nearest to it). Physical places are a random
+permutation of the engine's piles and foundations per video (W0 may be the rightmost column); engine index =
+the order in which places first appeared (the script's convention).
+
+``faces``: card name -> BGRA image (a Debian deck: ``deck_faces``; or ``procedural_faces()`` for tests: white
+cards with the rank and suit written in two corners, no artwork needed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.card_names import CARD_NAMES, RED_SUITS
+
+CARD_ASPECT = 0.7  # width / height of a card when a face does not say
+HAND_ENTRY_SIDES = ("bottom", "bottom", "bottom", "left", "right")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Faces
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def procedural_faces(width: int = 160, height: int = 224) -> dict[str, np.ndarray]:
+    """52 plain white cards with the rank and suit letter drawn in the top-left and bottom-right corners (BGRA).
+    Needs no artwork (tests); the recogniser is not expected to read them."""
+    out = {}
+    for name in CARD_NAMES:
+        img = np.full((height, width, 4), 255, np.uint8)
+        img[:, :, :3] = (236, 240, 242)
+        cv2.rectangle(img, (1, 1), (width - 2, height - 2), (90, 90, 90, 255), 2)
+        colour = (30, 30, 200, 255) if name[-1] in RED_SUITS else (25, 25, 25, 255)
+        rank, suit = name[:-1], name[-1].upper()
+        scale = height / 180
+        for text, y in ((rank, 0.14), (suit, 0.26)):
+            cv2.putText(img, text, (int(0.06 * width), int(y * height)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale,
+                        colour, max(1, int(2 * scale)), cv2.LINE_AA)
+        img = np.ascontiguousarray(img)
+        corner = cv2.rotate(img[: height // 3, : width // 2].copy(), cv2.ROTATE_180)
+        img[height - height // 3 :, width - width // 2 :] = np.minimum(img[height - height // 3 :, width - width // 2 :], corner)
+        cv2.putText(img, rank + suit, (int(0.3 * width), int(0.56 * height)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale,
+                    colour, max(1, int(2 * scale)), cv2.LINE_AA)
+        out[name] = img
+    return out
+
+
+def deck_faces(deck: str, cache: Path | None = None) -> dict[str, np.ndarray]:
+    """The 52 faces of a rasterised Debian deck (``patience dataset fetch``) by card name."""
+    from vision.training.artwork import CACHE, load_face
+
+    root = (cache or CACHE) / "cards" / deck
+    if not (root / "As.png").exists():
+        raise FileNotFoundError(f"{root}: no rasterised deck {deck!r} (run `patience dataset fetch`)")
+    return {name: load_face(root / f"{name}.png") for name in CARD_NAMES}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Drawing helpers (table plane, uint8 BGR canvas)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _smooth_noise(rng, h, w, scale):
+    small = rng.random((max(2, int(h / scale)), max(2, int(w / scale)))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def table_background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A table top: wood, felt, cloth or a plain painted surface (no clutter: nothing card-like)."""
+    kind = rng.choice(["wood", "felt", "cloth", "plain"], p=[0.4, 0.3, 0.15, 0.15])
+    if kind == "wood":
+        base = np.array([rng.uniform(30, 80), rng.uniform(60, 120), rng.uniform(100, 180)])
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, np.pi)
+        t = xx * np.cos(ang) + yy * np.sin(ang)
+        grain = 0.5 + 0.5 * np.sin((t + _smooth_noise(rng, h, w, 80) * rng.uniform(10, 50)) * rng.uniform(0.04, 0.15))
+        shade = 1 - rng.uniform(0.1, 0.3) * grain ** 2 + 0.08 * _smooth_noise(rng, h, w, 8)
+        img = base[None, None, :] * shade[:, :, None]
+    elif kind == "felt":
+        base = [np.array([40, 110, 30]), np.array([120, 60, 20]), np.array([40, 30, 120]), np.array([60, 60, 60])][rng.integers(4)]
+        base = base * rng.uniform(0.7, 1.3)
+        n = _smooth_noise(rng, h, w, 3) * 0.12 + _smooth_noise(rng, h, w, 60) * 0.15
+        img = base[None, None, :] * (0.88 + n)[:, :, None]
+    elif kind == "cloth":
+        period = rng.uniform(8, 40)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        c1, c2 = rng.uniform(30, 160, 3), rng.uniform(30, 160, 3)
+        m = (0.5 * (np.sin(xx / period * np.pi) > 0) + 0.5 * (np.sin(yy / period * np.pi) > 0))[:, :, None]
+        img = c1[None, None, :] * (1 - m) + c2[None, None, :] * m
+        img = img * (0.9 + 0.15 * _smooth_noise(rng, h, w, 2))[:, :, None]
+    else:
+        base = rng.uniform(40, 170, 3)
+        img = np.ones((h, w, 3), np.float32) * base[None, None, :] * (0.85 + 0.3 * _smooth_noise(rng, h, w, 60))[:, :, None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def card_back_image(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    from vision.training.scenes import card_back
+
+    return card_back(rng, w, h)
+
+
+def _card_affine(img_w: int, img_h: int, cx: float, cy: float, angle: float, flip: float = 1.0,
+                 lift: float = 1.0) -> np.ndarray:
+    """2x3 affine from card image pixels to canvas: centred at (cx, cy), rotated by ``angle`` degrees,
+    squeezed across by ``flip`` (a card being turned over) and enlarged by ``lift`` (held above the table)."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    sx, sy = max(abs(flip), 0.02) * lift, lift
+    m = np.array([[ca * sx, -sa * sy, 0.0], [sa * sx, ca * sy, 0.0]])
+    m[:, 2] = [cx, cy] - m[:, :2] @ np.array([img_w / 2, img_h / 2])
+    return m
+
+
+def paste(canvas: np.ndarray, img: np.ndarray, m: np.ndarray, shadow: float = 0.0, shadow_offset=(2, 3),
+          alpha_out: np.ndarray | None = None) -> None:
+    """Alpha-composite the BGRA ``img`` onto ``canvas`` (BGR, or premultiplied float with ``alpha_out``) through
+    the affine ``m``, with a soft shadow of strength ``shadow`` (0-1) under it."""
+    h, w = img.shape[:2]
+    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], np.float64) @ m.T
+    pad = 4 + int(max(abs(shadow_offset[0]), abs(shadow_offset[1])) + 3)
+    x0 = max(0, int(math.floor(corners[:, 0].min())) - pad)
+    y0 = max(0, int(math.floor(corners[:, 1].min())) - pad)
+    x1 = min(canvas.shape[1], int(math.ceil(corners[:, 0].max())) + pad)
+    y1 = min(canvas.shape[0], int(math.ceil(corners[:, 1].max())) + pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mm = m.copy()
+    mm[:, 2] -= [x0, y0]
+    warped = cv2.warpAffine(img, mm, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                            borderValue=(0, 0, 0, 0))
+    a = warped[:, :, 3:4].astype(np.float32) / 255.0
+    roi = canvas[y0:y1, x0:x1]
+    if alpha_out is not None:  # premultiplied float layer
+        aroi = alpha_out[y0:y1, x0:x1]
+        roi[:] = roi * (1 - a) + warped[:, :, :3].astype(np.float32) * a
+        aroi[:] = aroi * (1 - a[:, :, 0]) + a[:, :, 0]
+        return
+    out = roi.astype(np.float32)
+    if shadow > 0:
+        sh = np.zeros_like(a[:, :, 0])
+        dx, dy = int(shadow_offset[0]), int(shadow_offset[1])
+        hh, ww = sh.shape
+        sh[max(0, dy) : hh + min(0, dy), max(0, dx) : ww + min(0, dx)] = a[max(0, -dy) : hh - max(0, dy), max(0, -dx) : ww - max(0, dx), 0]
+        sh = cv2.GaussianBlur(sh, (0, 0), 1.5 + max(abs(dx), abs(dy)) * 0.5)
+        out *= (1 - shadow * sh)[:, :, None]
+    out = out * (1 - a) + warped[:, :, :3].astype(np.float32) * a
+    roi[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The hand
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HandLook:
+    skin: tuple[float, float, float]
+    width: float  # palm width in canvas px
+    sleeve: tuple[float, float, float] | None
+
+
+def draw_hand(layer: np.ndarray, alpha: np.ndarray, pos, entry, look: HandLook, spread: float = 0.0) -> None:
+    """A hand at ``pos`` reaching from ``entry`` (a point off the table): arm (sleeve), palm, four fingers and a
+    thumb pointing away from the arm, drawn into a premultiplied float layer and its alpha."""
+    px, py = pos
+    ex, ey = entry
+    d = np.array([px - ex, py - ey], np.float64)
+    n = np.linalg.norm(d)
+    if n < 1e-3:
+        d = np.array([0.0, -1.0])
+    else:
+        d /= n
+    perp = np.array([-d[1], d[0]])
+    w = look.width
+    mask = np.zeros(alpha.shape, np.uint8)
+    wrist = np.array([px, py]) - d * 0.55 * w
+    arm_w = 0.42 * w
+    far = np.array([ex, ey]) - d * w
+    arm = np.array([wrist + perp * arm_w, wrist - perp * arm_w, far - perp * arm_w * 1.25, far + perp * arm_w * 1.25])
+    palm_axes = (int(0.5 * w), int(0.45 * w))
+    ang = math.degrees(math.atan2(d[1], d[0]))
+    colour_arm = look.sleeve or look.skin
+
+    def fill(draw, colour):
+        mask[:] = 0
+        draw(mask)
+        m = cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32) / 255.0
+        layer[:] = layer * (1 - m[:, :, None]) + np.array(colour, np.float32)[None, None, :] * m[:, :, None]
+        alpha[:] = alpha * (1 - m) + m
+
+    fill(lambda k: cv2.fillConvexPoly(k, np.round(arm).astype(np.int32), 255), colour_arm)
+    skin = np.array(look.skin)
+
+    def fingers(k):
+        cv2.ellipse(k, (int(px), int(py)), palm_axes, ang, 0, 360, 255, -1)
+        for i, off in enumerate((-0.33, -0.11, 0.11, 0.33)):
+            base = np.array([px, py]) + perp * off * w * (1 + 0.4 * spread) + d * 0.25 * w
+            length = (0.55, 0.68, 0.66, 0.5)[i] * w
+            tip_dir = d + perp * off * spread * 0.8
+            tip = base + tip_dir / np.linalg.norm(tip_dir) * length
+            cv2.line(k, tuple(np.round(base).astype(int)), tuple(np.round(tip).astype(int)), 255, max(2, int(0.17 * w)),
+                     cv2.LINE_AA)
+        tb = np.array([px, py]) + perp * 0.45 * w
+        tt = tb + (perp * 0.6 + d * 0.5) * 0.55 * w
+        cv2.line(k, tuple(np.round(tb).astype(int)), tuple(np.round(tt).astype(int)), 255, max(2, int(0.2 * w)), cv2.LINE_AA)
+        wr = np.array([px, py]) - d * 0.45 * w
+        cv2.ellipse(k, tuple(np.round(wr).astype(int)), (int(0.45 * w), int(0.38 * w)), ang, 0, 360, 255, -1)
+
+    fill(fingers, skin)
+    # knuckle shading: a darker band across the fingers' roots
+    mask[:] = 0
+    kb = np.array([px, py]) + d * 0.28 * w
+    cv2.line(mask, tuple(np.round(kb - perp * 0.4 * w).astype(int)), tuple(np.round(kb + perp * 0.4 * w).astype(int)), 255,
+             max(1, int(0.05 * w)))
+    m = cv2.GaussianBlur(mask, (0, 0), 2.0).astype(np.float32)[:, :, None] / 255.0 * 0.25
+    layer[:] = layer * (1 - m)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Camera
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _homography(center_canvas, center_frame, scale, angle_deg, tilt, tilt_dir) -> np.ndarray:
+    """Canvas -> frame: translate the layout centre to the origin, a mild perspective (``tilt``: relative scale
+    change per 1000 canvas px along ``tilt_dir``), rotate, scale, move to the frame centre."""
+    t0 = np.array([[1, 0, -center_canvas[0]], [0, 1, -center_canvas[1]], [0, 0, 1]], np.float64)
+    p = np.eye(3)
+    p[2, 0], p[2, 1] = tilt / 1000 * math.cos(tilt_dir), tilt / 1000 * math.sin(tilt_dir)
+    a = math.radians(angle_deg)
+    r = np.array([[math.cos(a) * scale, -math.sin(a) * scale, 0], [math.sin(a) * scale, math.cos(a) * scale, 0], [0, 0, 1]])
+    t1 = np.array([[1, 0, center_frame[0]], [0, 1, center_frame[1]], [0, 0, 1]], np.float64)
+    return t1 @ r @ p @ t0
+
+
+def project(h: np.ndarray, pts) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Table layouts (canvas px; card height ``ch``)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """Where each place is on the table (canvas px) and what lies there."""
+
+    ch: float
+    cw: float
+    places: dict[str, tuple[float, float]]  # "stock", "turned", "F0".., "W0".. (engine indices), "r,c" (poker)
+    fan: tuple[float, float] = (0.0, 0.0)  # waste pile: offset from one card to the next
+    piles: dict[str, list[str]] = field(default_factory=dict)  # place -> cards, bottom first
+    jitter: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # card -> (dx, dy, angle)
+    stock: int = 0
+
+    def pose(self, place: str, k: int, card: str) -> tuple[float, float, float]:
+        """Centre and angle of the ``k``-th card (0 = bottom) of ``place``."""
+        x, y = self.places[place]
+        if place.startswith("W"):
+            x, y = x + self.fan[0] * k, y + self.fan[1] * k
+        dx, dy, da = self.jitter.get(card, (0.0, 0.0, 0.0))
+        return x + dx, y + dy, da
+
+
+def tommy_table(rng: np.random.Generator, ch: float, max_pile: int, cw_ratio: float) -> tuple[Table, dict]:
+    """Stock, turned card, four foundations, four waste piles fanned downwards; the arrangement, mirroring and the
+    physical order of the engine's piles and foundations are drawn at random."""
+    cw = ch * cw_ratio
+    gap = ch * rng.uniform(0.12, 0.3)
+    fan = ch * rng.uniform(0.24, 0.3)
+    arrangement = str(rng.choice(["below", "beside"], p=[0.65, 0.35]))
+    mirrored = bool(rng.random() < 0.35)
+    f_perm = rng.permutation(4)  # engine foundation i -> physical slot f_perm[i]
+    w_perm = rng.permutation(4)
+    step = cw + gap
+    places: dict[str, tuple[float, float]] = {}
+    if arrangement == "below":
+        places["stock"] = (0.0, 0.0)
+        places["turned"] = (step, 0.0)
+        x_f = 2 * step + gap * rng.uniform(0.5, 2.0)
+        for i in range(4):
+            places[f"F{i}"] = (x_f + step * f_perm[i], 0.0)
+            places[f"W{i}"] = (x_f + step * w_perm[i], ch + gap * rng.uniform(1.0, 2.0))
+    else:  # foundations in a column beside the waste piles; stock and turned card above the foundations
+        places["stock"] = (0.0, 0.0)
+        places["turned"] = (step, 0.0)
+        y_f = ch + gap * 1.5
+        for i in range(4):
+            places[f"F{i}"] = (0.0, y_f + (ch + gap * 0.6) * f_perm[i])
+        x_w = step + gap * rng.uniform(1.0, 2.5)
+        for i in range(4):
+            places[f"W{i}"] = (x_w + step * w_perm[i], y_f)
+    if mirrored:
+        places = {k: (-x, y) for k, (x, y) in places.items()}
+    table = Table(ch=ch, cw=cw, places=places, fan=(0.0, fan))
+    info = {"arrangement": arrangement, "mirrored": mirrored,
+            "foundation_slots": [int(v) for v in f_perm], "waste_slots": [int(v) for v in w_perm]}
+    return table, info
+
+
+def tommy_extent(table: Table, max_piles: list[int]) -> np.ndarray:
+    """Corner points of everything the layout can cover (cards at their largest piles), canvas px."""
+    pts = []
+    hw, hh = table.cw / 2 * 1.15, table.ch / 2 * 1.1
+    for name, (x, y) in table.places.items():
+        ys = [y]
+        if name.startswith("W"):
+            ys.append(y + table.fan[1] * max(0, max_piles[int(name[1])] - 1))
+        for yy in ys:
+            pts += [(x - hw, yy - hh), (x + hw, yy - hh), (x - hw, yy + hh), (x + hw, yy + hh)]
+    return np.array(pts)
+
+
+def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float) -> Table:
+    cw = ch * cw_ratio
+    gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)
+    places = {f"{r},{c}": (c * (cw + gx), r * (ch + gy)) for r in range(5) for c in range(5)}
+    return Table(ch=ch, cw=cw, places=places)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The renderer
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class VideoOptions:
+    width: int = 1280
+    height: int = 720
+    fps: float = 15.0
+    card_height: tuple[float, float] = (0.10, 0.14)  # card height as a fraction of the frame height
+    min_card_px: float | None = None  # never smaller (default 1/12 of the frame height: the recogniser reads corners)
+    speed: float = 1.0  # >1: quicker hands (demo); the still table between moves keeps ``still``
+    still: tuple[float, float] = (0.4, 1.5)  # seconds the table is still between moves
+    hand_passes: float = 0.1  # chance of a hand passing over the table between moves
+    two_step: float = 0.6  # Sir Tommy: chance a turned card is laid beside the stock first
+    noise: tuple[float, float] = (1.5, 4.0)
+    jpeg: tuple[int, int] = (55, 85)
+    max_rotation: float = 8.0  # degrees of tilt around the quarter turn
+    quarter_turns: tuple[int, ...] = (0, 1, 2, 3)
+
+
+class GameRenderer:
+    """Draws a script frame by frame into a VideoWriter, keeping the ground truth."""
+
+    def __init__(self, script: dict, faces: dict[str, np.ndarray], out_stem: Path, seed: int,
+                 options: VideoOptions | None = None, meta: dict | None = None):
+        self.script, self.opt = script, options or VideoOptions()
+        self.rng = np.random.default_rng([int(seed), 4242])
+        self.out_stem = Path(out_stem)
+        self.meta = meta or {}
+        self.game = script["game"]
+        self.events: list[dict] = []
+        self.moving_trace: list[tuple[str, ...]] = []  # per frame: the cards on the move (tests)
+        self.frame_index = 0
+        self._setup_geometry(faces)
+        self._setup_look()
+        self.static: np.ndarray | None = None
+        self.writer = None
+
+    # -- set-up --------------------------------------------------------------------------------------------
+    def _setup_geometry(self, faces) -> None:
+        rng, o = self.rng, self.opt
+        fh, fw = next(iter(faces.values())).shape[:2]
+        cw_ratio = fw / fh
+        k = int(rng.choice(o.quarter_turns))
+        angle = 90.0 * k + rng.uniform(-o.max_rotation, o.max_rotation)
+        tilt = rng.uniform(0.0, 0.25)
+        tilt_dir = rng.uniform(0, 2 * math.pi)
+        frac = rng.uniform(*o.card_height)
+        min_px = o.min_card_px if o.min_card_px is not None else o.height / 12
+        ch_img = max(min_px, frac * o.height)
+        unit = 100.0  # layout first in units where a card is 100 px high, then scaled
+        if self.game == "tommy":
+            piles = self._max_piles()
+            table, info = tommy_table(rng, unit, max(piles), cw_ratio)
+            ext = tommy_extent(table, piles)
+        else:
+            table, info = poker_table(rng, unit, cw_ratio), {}
+            hw, hh = table.cw / 2 * 1.15, table.ch / 2 * 1.1
+            used = {f"{st['cell'][0]},{st['cell'][1]}" for st in self.script["steps"]} or {"2,2"}
+            ext = np.array([(x + sx * hw, y + sy * hh) for name, (x, y) in table.places.items() if name in used
+                            for sx in (-1, 1) for sy in (-1, 1)])  # a partial game: only the cells it uses
+        centre = (ext.min(axis=0) + ext.max(axis=0)) / 2
+        margin = 0.03 * o.height
+        frame_centre = np.array([o.width / 2, o.height / 2]) + rng.uniform(-0.03, 0.03, 2) * [o.width, o.height]
+        for _ in range(80):  # shrink until the whole layout is in view (then straighten the camera)
+            p = project(_homography(centre, frame_centre, ch_img / unit, angle, tilt, tilt_dir), ext)
+            if (p[:, 0].min() >= margin and p[:, 1].min() >= margin and p[:, 0].max() <= o.width - margin
+                    and p[:, 1].max() <= o.height - margin):
+                break
+            if ch_img * 0.97 >= min_px:
+                ch_img *= 0.97
+            else:
+                frame_centre = np.array([o.width / 2, o.height / 2])
+                tilt *= 0.8
+                angle = 90.0 * k + (angle - 90.0 * k) * 0.8
+                ch_img *= 0.99
+        # render the canvas at about 1.15x the image scale (cards are shrunk, not enlarged, by the camera)
+        self.canvas_scale = 1.15 * ch_img / unit
+        cs = self.canvas_scale
+        self.table = table
+        table.ch, table.cw = unit * cs, table.cw * cs
+        table.places = {k2: (x * cs, y * cs) for k2, (x, y) in table.places.items()}
+        table.fan = (table.fan[0] * cs, table.fan[1] * cs)
+        ext, centre = ext * cs, centre * cs
+        s = ch_img / (unit * cs)
+        self.h_base = _homography(centre, frame_centre, s, angle, tilt, tilt_dir)
+        # canvas: everything the frame can see (with room for camera shake), plus the layout
+        frame_corners = np.array([[-40, -40], [o.width + 40, -40], [-40, o.height + 40], [o.width + 40, o.height + 40]])
+        seen = project(np.linalg.inv(self.h_base), frame_corners)
+        allpts = np.vstack([seen, ext])
+        lo = np.floor(allpts.min(axis=0)) - 4
+        hi = np.ceil(allpts.max(axis=0)) + 4
+        shift = -lo
+        table.places = {k2: (x + shift[0], y + shift[1]) for k2, (x, y) in table.places.items()}
+        self.canvas_size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
+        t = np.array([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]], np.float64)
+        self.h_base = self.h_base @ t
+        self.camera = {"rotation_deg": round(angle, 2), "quarter_turns": int(round(angle / 90.0)) % 4,
+                       "tilt": round(tilt, 3), "card_height_px": round(ch_img, 1), **info}
+        # faces at canvas size (area-resampled once)
+        cw_px = max(8, int(round(table.ch * cw_ratio)))
+        self.face_size = (cw_px, int(round(table.ch)))
+        self.faces = {n: cv2.resize(f, self.face_size, interpolation=cv2.INTER_AREA) for n, f in faces.items()}
+        self.back = card_back_image(rng, *self.face_size)
+        self.background = table_background(rng, self.canvas_size[1], self.canvas_size[0])
+
+    def _max_piles(self) -> list[int]:
+        piles = [[] for _ in range(4)]
+        peak = [1, 1, 1, 1]
+        for st in self.script["steps"]:
+            if st["kind"] != "move":
+                continue
+            src, dst = st["move"].split(">")
+            if src.startswith("W"):
+                piles[int(src[1])].pop()
+            if dst.startswith("W"):
+                piles[int(dst[1])].append(st["card"])
+                peak[int(dst[1])] = max(peak[int(dst[1])], len(piles[int(dst[1])]))
+        return peak
+
+    def _setup_look(self) -> None:
+        rng, o = self.rng, self.opt
+        skin_tones = [(140, 170, 225), (120, 150, 200), (95, 125, 175), (70, 95, 140), (50, 70, 105), (160, 190, 235)]
+        base = np.array(skin_tones[rng.integers(len(skin_tones))], np.float64) * rng.uniform(0.9, 1.08)
+        sleeve = tuple(float(v) for v in rng.uniform(20, 200, 3)) if rng.random() < 0.7 else None
+        self.hand = HandLook(skin=tuple(float(v) for v in np.clip(base, 0, 255)), width=self.table.ch * rng.uniform(0.55, 0.7),
+                             sleeve=sleeve)
+        self.entry_side = str(rng.choice(HAND_ENTRY_SIDES))
+        self.noise_sigma = rng.uniform(*o.noise)
+        self.jpeg_quality = int(rng.integers(o.jpeg[0], o.jpeg[1] + 1))
+        self.light_phase = rng.uniform(0, 2 * math.pi, 4)
+        self.light_period = rng.uniform(12, 40, 4)
+        self.light_amp = rng.uniform(0.03, 0.1)
+        self.tint_amp = rng.uniform(0.0, 0.04)
+        w, h = o.width, o.height
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        lx, ly = rng.uniform(-0.3, 1.3) * w, rng.uniform(-0.3, 1.3) * h
+        dist = np.sqrt((xx - lx) ** 2 + (yy - ly) ** 2) / math.hypot(w, h)
+        lamp = 1.0 - rng.uniform(0.1, 0.35) * np.clip(dist, 0, 1.2)
+        self.lamp = np.clip(lamp * 200, 0, 255).astype(np.uint8)  # x/200: at most 1.0
+        self.lamp = cv2.merge([self.lamp] * 3)
+        self.noise_bank = []
+        for _ in range(6):
+            n = rng.normal(0, self.noise_sigma, (h, w, 3))
+            self.noise_bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+        self.shake = np.zeros(3)  # dx, dy (frame px), rotation (deg): a smooth random walk
+        self.bump = 0
+
+    # -- time ----------------------------------------------------------------------------------------------
+    def sec(self, lo: float, hi: float | None = None) -> int:
+        """Frames for a duration in seconds (drawn in [lo, hi]), divided by the speed option."""
+        s = lo if hi is None else self.rng.uniform(lo, hi)
+        return max(1, int(round(s * self.opt.fps / self.opt.speed)))
+
+    # -- the static layer ------------------------------------------------------------------------------------
+    def rebuild_static(self) -> None:
+        t = self.table
+        img = self.background.copy()
+        if t.stock > 0:
+            x, y = t.places["stock"]
+            for k in range(min(3, 1 + t.stock // 12)):
+                paste(img, self.back, _card_affine(*self.face_size, x - k * 1.2, y - k * 1.5, self.stock_angle),
+                      shadow=0.35 if k == 0 else 0.0)
+        order = sorted(t.piles, key=lambda p: (p.startswith("W"), p))
+        for place in order:
+            for k, card in enumerate(t.piles[place]):
+                if place.startswith("F") and k < len(t.piles[place]) - 2:
+                    continue  # buried foundation cards cannot be seen
+                x, y, a = t.pose(place, k, card)
+                paste(img, self.faces[card], _card_affine(*self.face_size, x, y, a), shadow=0.3)
+        self.static = img
+
+    def lift(self, place: str) -> str:
+        card = self.table.piles[place].pop()
+        self.rebuild_static()
+        return card
+
+    # -- frames ----------------------------------------------------------------------------------------------
+    def emit(self, hand=None, card=None, velocity=(0.0, 0.0)) -> None:
+        """One frame: the static table, then (above it) a carried card and the hand, blurred along ``velocity``
+        (canvas px per frame); camera, light, noise, compression; written to the video."""
+        o = self.opt
+        canvas = self.static.copy()
+        if hand is not None or card is not None:
+            self._overlay(canvas, hand, card, velocity)
+        # camera shake: a smooth random walk with rare bumps
+        self.shake = 0.85 * self.shake + self.rng.normal(0, [0.25, 0.25, 0.03])
+        if self.bump == 0 and self.rng.random() < 0.004:
+            self.bump = self.sec(0.3)
+        jolt = self.rng.normal(0, [2.0, 2.0, 0.2]) if self.bump > 0 else 0.0
+        self.bump = max(0, self.bump - 1)
+        dx, dy, rot = self.shake + jolt
+        c = np.array([o.width / 2, o.height / 2])
+        r = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(rot), 1.0)
+        m = np.vstack([r, [0, 0, 1]])
+        m[0, 2] += dx
+        m[1, 2] += dy
+        h = m @ self.h_base
+        frame = cv2.warpPerspective(canvas, h, (o.width, o.height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        # light: slow changes of brightness and colour, a lamp's fall-off
+        t = self.frame_index / o.fps
+        g = 1.0 + self.light_amp * math.sin(2 * math.pi * t / self.light_period[0] + self.light_phase[0])
+        tint = [self.tint_amp * math.sin(2 * math.pi * t / self.light_period[i] + self.light_phase[i]) for i in (1, 2, 3)]
+        frame = cv2.multiply(frame, self.lamp, scale=g / 200)
+        frame = cv2.transform(frame, np.diag([1 + tv for tv in tint]))
+        pos, neg = self.noise_bank[self.frame_index % len(self.noise_bank)]
+        frame = cv2.subtract(cv2.add(frame, pos), neg)
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+        frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        self.writer.write(frame)
+        self.moving_trace.append((card[0],) if card is not None else ())
+        self.frame_index += 1
+
+    def _overlay(self, canvas, hand, card, velocity) -> None:
+        """Composite the carried card and the hand (premultiplied float layer) over ``canvas``, motion-blurred."""
+        H, W = canvas.shape[:2]
+        pts = []
+        if card is not None:
+            _, x, y, _, _, _ = card
+            pts += [(x - self.table.ch, y - self.table.ch), (x + self.table.ch, y + self.table.ch)]
+        if hand is not None:
+            (hx, hy), entry = hand
+            r = self.hand.width * 1.6
+            pts += [(hx - r, hy - r), (hx + r, hy + r)]
+            ex, ey = np.clip(entry, [0, 0], [W, H])
+            pts += [(ex - r, ey - r), (ex + r, ey + r)]
+        pts = np.array(pts)
+        x0, y0 = np.maximum(0, np.floor(pts.min(axis=0)).astype(int))
+        x1, y1 = np.minimum([W, H], np.ceil(pts.max(axis=0)).astype(int))
+        if x1 <= x0 or y1 <= y0:
+            return
+        layer = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+        alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
+        if card is not None:
+            name, x, y, a, flip, lift = card
+            img = self.faces[name] if flip >= 0 else self.back
+            # shadow of the lifted card on the table
+            shadow_m = _card_affine(*self.face_size, x - x0 + 0.06 * self.table.ch * (lift - 1) * 10, y - y0 + 0.08 * self.table.ch * (lift - 1) * 10, a, flip)
+            sh_layer = np.zeros_like(alpha)
+            sh_img = np.zeros_like(img)
+            sh_img[:, :, 3] = img[:, :, 3]
+            paste(np.zeros_like(layer), sh_img, shadow_m, alpha_out=sh_layer)
+            sh_layer = cv2.GaussianBlur(sh_layer, (0, 0), 3.0) * 0.35
+            layer *= (1 - sh_layer[:, :, None])
+            alpha[:] = np.maximum(alpha, sh_layer)
+            paste(layer, img, _card_affine(*self.face_size, x - x0, y - y0, a, flip, lift), alpha_out=alpha)
+        if hand is not None:
+            (hx, hy), (ex, ey) = hand
+            draw_hand(layer, alpha, (hx - x0, hy - y0), (ex - x0, ey - y0), self.hand, spread=0.2 if card is None else 0.0)
+        # the shutter is open for about a third of the frame time; blur at most a quarter of a card
+        vx, vy = velocity
+        cap = 0.25 * self.table.ch
+        kx, ky = int(min(cap, abs(vx) * 0.35)), int(min(cap, abs(vy) * 0.35))
+        if kx >= 2 or ky >= 2:
+            k = (max(1, kx), max(1, ky))
+            layer = cv2.blur(layer, k)
+            alpha = cv2.blur(alpha, k)
+        roi = canvas[y0:y1, x0:x1].astype(np.float32)
+        # shadow pixels (alpha without colour) darken; the layer is premultiplied by construction
+        out = roi * (1 - alpha[:, :, None]) + layer
+        canvas[y0:y1, x0:x1] = np.clip(out, 0, 255).astype(np.uint8)
+
+    # -- motions ---------------------------------------------------------------------------------------------
+    def entry_point(self) -> tuple[float, float]:
+        """A point beyond the frame edge on the player's side (the arm comes from there)."""
+        o = self.opt
+        side = self.entry_side if self.rng.random() < 0.8 else str(self.rng.choice(HAND_ENTRY_SIDES))
+        u = self.rng.uniform(0.25, 0.75)
+        p = {"bottom": (u * o.width, o.height + 60), "left": (-60, u * o.height), "right": (o.width + 60, u * o.height)}[side]
+        return tuple(project(np.linalg.inv(self.h_base), [p])[0])
+
+    def _path(self, a, b, n, arc=0.0):
+        """``n`` points from a to b, eased in and out, bowed sideways by ``arc`` (fraction of the distance)."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        t = np.linspace(0, 1, n + 1)[1:]
+        e = t * t * (3 - 2 * t)
+        d = b - a
+        perp = np.array([-d[1], d[0]])
+        return [a + d * ei + perp * arc * math.sin(math.pi * ei) for ei in e]
+
+    def move_hand(self, start, end, n, entry, card=None, card_from=None, card_to=None, flip_from=1.0, flip_to=1.0):
+        """Frames of the hand going from ``start`` to ``end`` (holding ``card`` from pose ``card_from`` to
+        ``card_to``: (x, y, angle); ``flip_*``: -1 face down .. +1 face up)."""
+        prev = np.asarray(start, float)
+        arc = self.rng.uniform(-0.12, 0.12)
+        grip = np.array([0.0, 0.0])
+        if card is not None:
+            grip = np.asarray(start, float) - np.asarray(card_from[:2])
+        for i, p in enumerate(self._path(start, end, n, arc)):
+            t = (i + 1) / n
+            e = t * t * (3 - 2 * t)
+            v = p - prev
+            prev = p
+            spec = None
+            if card is not None:
+                a = card_from[2] + (card_to[2] - card_from[2]) * e
+                flip = flip_from + (flip_to - flip_from) * e
+                lift = 1.0 + 0.05 * math.sin(math.pi * e)
+                cx, cy = p - grip * (1 - e) - (np.asarray(end) - np.asarray(card_to[:2])) * e
+                spec = (card, cx, cy, a, _flip_scale(flip), lift)
+            self.emit(hand=(tuple(p), entry), card=spec, velocity=tuple(v))
+
+    def grip_point(self, pose, entry) -> np.ndarray:
+        """Where the hand holds a card lying at ``pose``: on its edge nearest the arm."""
+        x, y = pose[:2]
+        d = np.array([entry[0] - x, entry[1] - y])
+        d /= max(1e-6, np.linalg.norm(d))
+        return np.array([x, y]) + d * self.table.ch * 0.42
+
+    def still(self, lo=None, hi=None) -> None:
+        """The table at rest (the speed option does not shorten it: the assistant decides on quiet tables)."""
+        lo, hi = (self.opt.still if lo is None else (lo, hi))
+        for _ in range(max(1, int(round(self.rng.uniform(lo, hi) * self.opt.fps)))):
+            self.emit()
+
+    def hand_pass(self) -> None:
+        """A hand reaches over the table and goes away: nothing moves."""
+        entry = self.entry_point()
+        target = np.array(self.table.places[str(self.rng.choice(list(self.table.places)))]) + self.rng.normal(0, 0.5, 2) * self.table.ch
+        self.move_hand(entry, target, self.sec(0.4, 0.7), entry)
+        for _ in range(self.sec(0.1, 0.5)):
+            self.emit(hand=(tuple(target), entry))
+        self.move_hand(target, entry, self.sec(0.35, 0.6), entry)
+
+    def carry(self, card: str, src_pose, dst_pose, face_down_at_start: bool, on_pick, on_release) -> int:
+        """Hand in, pick the card at ``src_pose``, carry it face up to ``dst_pose``, let go, hand out.
+        ``on_pick()`` takes it off the table state, ``on_release()`` lays it; returns the still frame."""
+        entry = self.entry_point()
+        g0 = self.grip_point(src_pose, entry)
+        self.move_hand(entry, g0, self.sec(0.35, 0.6), entry)
+        on_pick()
+        flip0 = -1.0 if face_down_at_start else 1.0
+        for _ in range(self.sec(0.07, 0.15)):
+            self.emit(hand=(tuple(g0), entry), card=(card, *src_pose[:2], src_pose[2], _flip_scale(flip0), 1.0))
+        g1 = self.grip_point(dst_pose, entry)
+        self.move_hand(g0, g1, self.sec(0.45, 0.8), entry, card=card, card_from=src_pose, card_to=dst_pose,
+                       flip_from=flip0, flip_to=1.0)
+        on_release()
+        still_frame = self.frame_index
+        for _ in range(self.sec(0.05, 0.15)):
+            self.emit(hand=(tuple(g1), entry))
+        self.move_hand(g1, entry, self.sec(0.35, 0.6), entry)
+        return still_frame
+
+    # -- games -----------------------------------------------------------------------------------------------
+    def render(self) -> dict:
+        o = self.opt
+        self.out_stem.parent.mkdir(parents=True, exist_ok=True)
+        video = self.out_stem.with_suffix(".mp4")
+        self.writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), o.fps, (o.width, o.height))
+        if not self.writer.isOpened():
+            raise RuntimeError(f"cannot write {video} (OpenCV VideoWriter, mp4v)")
+        self.stock_angle = self.rng.normal(0, 2.0)
+        try:
+            if self.game == "tommy":
+                self.table.stock = 52
+                self.rebuild_static()
+                self.still(1.0, 1.5)
+                self._play_tommy()
+            else:
+                self.rebuild_static()
+                self.still(1.0, 1.5)
+                self._play_poker()
+            self.still(1.5, 2.0)
+        finally:
+            self.writer.release()
+        truth = self.truth()
+        self.out_stem.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+        return truth
+
+    def _maybe_pass(self) -> None:
+        if self.rng.random() < self.opt.hand_passes:
+            self.hand_pass()
+            self.still(0.3, 0.8)
+
+    def _play_tommy(self) -> None:
+        t = self.table
+        steps = self.script["steps"]
+        i = 0
+        while i < len(steps):
+            st = steps[i]
+            self._maybe_pass()
+            if st["kind"] == "turn":
+                card = st["card"]
+                nxt = steps[i + 1]
+                assert nxt["kind"] == "move" and nxt["card"] == card and nxt["move"].startswith("S>"), nxt
+                stock_pose = (*t.places["stock"], self.stock_angle)
+
+                def pick_stock():
+                    t.stock -= 1
+                    self.rebuild_static()
+
+                if self.rng.random() < self.opt.two_step:
+                    turned_pose = self._next_pose("turned", card)
+                    f = self.carry(card, stock_pose, turned_pose, True, pick_stock, lambda: self.lay("turned", card))
+                    self.events.append({"event": "card", "card": card, "still_frame": f})
+                    self.still(0.5, 1.6)
+                    dst = nxt["move"].split(">")[1]
+                    f = self.carry(card, turned_pose, self._next_pose(dst, card), False, lambda: self.lift("turned"),
+                                   lambda: self.lay(dst, card))
+                else:
+                    dst = nxt["move"].split(">")[1]
+                    f = self.carry(card, stock_pose, self._next_pose(dst, card), True, pick_stock, lambda: self.lay(dst, card))
+                    self.events.append({"event": "card", "card": card, "still_frame": f})
+                self.events.append({"event": "move", "card": card, "move": nxt["move"], "still_frame": f})
+                i += 2
+            else:  # a waste top played up
+                src, dst = st["move"].split(">")
+                card = st["card"]
+                k = len(t.piles[src]) - 1
+                f = self.carry(card, t.pose(src, k, card), self._next_pose(dst, card), False, lambda: self.lift(src),
+                               lambda: self.lay(dst, card))
+                self.events.append({"event": "move", "card": card, "move": st["move"], "still_frame": f})
+                i += 1
+            self.still()
+
+    def _next_pose(self, place: str, card: str) -> tuple[float, float, float]:
+        """Where ``card`` will lie when laid on ``place`` now (its jitter drawn here and kept)."""
+        t = self.table
+        k = len(t.piles.get(place, []))
+        amp, ang = (0.025, 4.0) if self.game == "poker" else (0.012, 1.2)
+        t.jitter[card] = (self.rng.normal(0, amp) * t.ch, self.rng.normal(0, amp) * t.ch,
+                          self.rng.uniform(-ang, ang) if self.game == "poker" else self.rng.normal(0, ang))
+        return t.pose(place, k, card)
+
+    def lay(self, place: str, card: str) -> None:
+        """Put ``card`` on ``place`` (its pose was drawn by ``_next_pose``)."""
+        self.table.piles.setdefault(place, []).append(card)
+        self.rebuild_static()
+
+    def _play_poker(self) -> None:
+        for st in self.script["steps"]:
+            self._maybe_pass()
+            card = st["card"]
+            r, c = st["cell"]
+            place = f"{r},{c}"
+            entry = self.entry_point()
+            start_pose = (entry[0], entry[1], self.rng.uniform(-30, 30))
+            face_down = bool(self.rng.random() < 0.4)
+            dst = self._next_pose(place, card)
+            g0 = np.asarray(start_pose[:2])
+            g1 = self.grip_point(dst, entry)
+            self.move_hand(g0, g1, self.sec(0.6, 1.0), entry, card=card, card_from=start_pose, card_to=dst,
+                           flip_from=-1.0 if face_down else 1.0, flip_to=1.0)
+            self.lay(place, card)
+            f = self.frame_index
+            self.events.append({"event": "card", "card": card, "still_frame": f})
+            self.events.append({"event": "move", "card": card, "cell": self.seen_cell(r, c), "still_frame": f})
+            for _ in range(self.sec(0.05, 0.15)):
+                self.emit(hand=(tuple(g1), entry))
+            self.move_hand(g1, entry, self.sec(0.35, 0.6), entry)
+            self.still()
+
+    # -- truth -----------------------------------------------------------------------------------------------
+    def seen_cell(self, r: int, c: int) -> list[int]:
+        """The engine cell (r, c) as seen in the image: the grid's axes snapped to the image's axes."""
+        p00 = project(self.h_base, [self.table.places["2,2"]])[0]
+        ex = project(self.h_base, [self.table.places["2,3"]])[0] - p00
+        ey = project(self.h_base, [self.table.places["3,2"]])[0] - p00
+        sx, sy = _snap(ex), _snap(ey)
+        off = (c - 2) * sx + (r - 2) * sy
+        return [int(2 + off[1]), int(2 + off[0])]
+
+    def truth(self) -> dict:
+        o = self.opt
+        res = dict(self.script["result"])
+        if self.game == "poker":
+            rows = [[None] * 5 for _ in range(5)]
+            for i, name in enumerate(res.pop("grid")):
+                if name is not None:
+                    rr, cc = self.seen_cell(i // 5, i % 5)
+                    rows[rr][cc] = name
+            res = {"rows": rows, **res}
+        return {"game": self.game, "variant": self.script.get("variant"), **self.meta,
+                "seed": self.script.get("seed"), "fps": o.fps, "width": o.width, "height": o.height,
+                "frames": self.frame_index, "events": self.events, "result": res, "layout": self.layout()}
+
+    def layout(self) -> dict:
+        h = self.h_base
+        out = {"camera": self.camera}
+        pos = lambda p: [round(float(v), 1) for v in project(h, [p])[0]]  # noqa: E731
+        t = self.table
+        if self.game == "tommy":
+            out["stock"] = pos(t.places["stock"])
+            out["turned"] = pos(t.places["turned"])
+            out["foundations"] = [pos(t.places[f"F{i}"]) for i in range(4)]
+            out["waste"] = [pos(t.places[f"W{i}"]) for i in range(4)]
+            w0 = t.places["W0"]
+            out["fan_step"] = [round(float(v), 1) for v in project(h, [(w0[0] + t.fan[0], w0[1] + t.fan[1])])[0] - project(h, [w0])[0]]
+        else:
+            out["cells"] = {f"{rc[0]},{rc[1]}": pos(t.places[f"{r},{c}"]) for r in range(5) for c in range(5)
+                            for rc in [self.seen_cell(r, c)]}
+        return out
+
+
+def _snap(v) -> np.ndarray:
+    """The image axis unit vector (+-x or +-y) nearest to ``v``."""
+    if abs(v[0]) >= abs(v[1]):
+        return np.array([1 if v[0] > 0 else -1, 0])
+    return np.array([0, 1 if v[1] > 0 else -1])
+
+
+def _flip_scale(flip: float) -> float:
+    """A card being turned over: -1 face down .. +1 face up -> signed width factor (negative shows the back)."""
+    return math.copysign(max(0.03, abs(flip)) ** 0.7, flip) if flip != 0 else 0.03
+
+
+def render_game(script: dict, faces: dict[str, np.ndarray], out_stem: Path | str, *, seed: int = 0,
+                options: VideoOptions | None = None, meta: dict | None = None) -> dict:
+    """Render ``script`` to ``out_stem.mp4`` + ``out_stem.json``; returns the truth (also the JSON's content)."""
+    r = GameRenderer(script, faces, Path(out_stem), seed, options, meta)
+    return r.render()
