@@ -115,3 +115,16 @@ def test_the_committed_sample_through_the_console_script_with_the_default_model(
     assert obj["detections"] and all(d["label"] in ("index", "card") for d in obj["detections"])
     table = run([str(FIXTURES / TOMMY["image"])])
     assert table.returncode == 0 and "cards" in table.stdout
+
+
+def test_a_photo_read_in_many_passes_reports_progress_on_stderr(tmp_path):
+    """Issue 11: a 6000x6000 photo took 10 s with no sign of life. Off a terminal: plain lines on stderr."""
+    big = cv2.resize(fake_scene(1.0), (1920, 1080))
+    cv2.imwrite(str(tmp_path / "big.png"), big)
+    out = run([str(tmp_path / "big.png"), "--json", "--model", str(FAKE)])
+    assert out.returncode == 0, out.stderr
+    lines = [x for x in out.stderr.splitlines() if "detector pass" in x]
+    assert lines and lines[-1].startswith(f"{tmp_path / 'big.png'}: 1920x1080, detector pass")
+    done, total = lines[-1].split("pass ")[1].split(" of ")
+    assert int(done) == int(total) > 1
+    assert len(out.stdout.splitlines()) == 1  # stdout stays one JSON line

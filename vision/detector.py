@@ -252,17 +252,21 @@ class Detector:
             return None
         return tile_hw, int(min(tile_hw) * 0.25)
 
-    def find_boxes(self, image_bgr: np.ndarray) -> tuple[Detections, int]:
-        """Stage 1: detector boxes in image pixels (whole image, plus tiles for large photos). (boxes, n_passes)"""
-        whole = self.yolo.detect(image_bgr)
+    def find_boxes(self, image_bgr: np.ndarray, progress=None) -> tuple[Detections, int]:
+        """Stage 1: detector boxes in image pixels (whole image, plus tiles for large photos). (boxes, n_passes)
+        ``progress(done, total)``: called after each detector pass (a 6000x6000 photo takes about 100)."""
+        from vision.tiling import plan_tiles
+
         plan = self.tile_plan(image_bgr.shape[:2])
+        n = 1 if plan is None else 1 + len(plan_tiles(image_bgr.shape[:2], *plan))
+        whole = self.yolo.detect(image_bgr)
+        if progress is not None:
+            progress(1, n)
         if plan is None:
             return whole, 1
         tile_hw, overlap = plan
-        tiled = detect_tiled(image_bgr, self.yolo.detect, tile_hw, overlap, self.iou_threshold)
-        from vision.tiling import plan_tiles
-
-        n = 1 + len(plan_tiles(image_bgr.shape[:2], tile_hw, overlap))
+        step = None if progress is None else (lambda done, total: progress(1 + done, n))
+        tiled = detect_tiled(image_bgr, self.yolo.detect, tile_hw, overlap, self.iou_threshold, progress=step)
         return merge_overlapping(Detections.merge([tiled, whole]), self.iou_threshold), n
 
     # -- stage 2 ------------------------------------------------------------------------------------------------
@@ -355,9 +359,10 @@ class Detector:
         return np.array(sorted(first), np.int64), np.array(later, np.int64), np.array(partner, np.int64)
 
     # -- all ----------------------------------------------------------------------------------------------------
-    def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None) -> DetectionResult:
+    def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None) -> DetectionResult:
         """The cards in one frame. Camera loops pass the previous frame's result as ``previous`` so that corners
-        that did not move or change keep their names without the classifier (see :meth:`name_corners`)."""
+        that did not move or change keep their names without the classifier (see :meth:`name_corners`).
+        ``progress(done, total)``: called after each detector pass (large photos are read in many tiles)."""
         import time
 
         if image_bgr is None or not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
@@ -370,7 +375,7 @@ class Detector:
             image_bgr = image_bgr[..., :3]
         image_bgr = np.ascontiguousarray(image_bgr)
         t0 = time.perf_counter()
-        boxes, passes = self.find_boxes(image_bgr)
+        boxes, passes = self.find_boxes(image_bgr, progress)
         t1 = time.perf_counter()
         named, reused = self.name_corners(image_bgr, boxes, previous)
         t2 = time.perf_counter()

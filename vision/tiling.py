@@ -78,13 +78,18 @@ def inner_edge_mask(d: Detections, tile: Tile, image_hw: tuple[int, int], margin
 
 
 def detect_tiled(image: np.ndarray, detect: Callable[[np.ndarray], Detections], tile_hw: tuple[int, int],
-                 overlap: int, iou_threshold: float = 0.5) -> Detections:
-    """Run ``detect`` (image -> Detections in that image's pixels) on every tile and merge into image pixels."""
+                 overlap: int, iou_threshold: float = 0.5,
+                 progress: Callable[[int, int], object] | None = None) -> Detections:
+    """Run ``detect`` (image -> Detections in that image's pixels) on every tile and merge into image pixels.
+    ``progress(done, total)`` is called after each tile (a big photo takes seconds)."""
     image_hw = image.shape[:2]
     parts = []
-    for tile in plan_tiles(image_hw, tile_hw, overlap):
+    tiles = plan_tiles(image_hw, tile_hw, overlap)
+    for i, tile in enumerate(tiles):
         d = detect(tile.cut(image)).shifted(tile.x0, tile.y0)
         parts.append(d[inner_edge_mask(d, tile, image_hw)])
+        if progress is not None:
+            progress(i + 1, len(tiles))
     return merge_overlapping(Detections.merge(parts), iou_threshold)
 
 
