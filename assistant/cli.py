@@ -14,7 +14,7 @@ import sys
 from assistant import __version__
 
 # Order here is the order in --help.
-COMMANDS = ["demo", "play", "resume", "contest", "deal", "score", "score-photo", "shuffle-photo", "bench", "detect", "dataset", "train"]
+COMMANDS = ["demo", "play", "resume", "contest", "deal", "score", "score-photo", "shuffle-photo", "bench", "review", "stats", "detect", "dataset", "train"]
 
 
 class UserError(Exception):

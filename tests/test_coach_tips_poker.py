@@ -68,5 +68,5 @@ def test_bin():
 
 
 def test_every_tip_has_an_id_and_comes_from_004():
-    assert [t.id for t in T.TIPS] == ["plan-rare", "flush-columns", "pairs-rows", "straights", "bin"]
+    assert [t.id for t in T.TIPS] == ["flush-columns", "pairs-rows", "straights", "bin", "plan-rare"]
     assert all(t.sources == ("004",) for t in T.TIPS)

@@ -194,13 +194,11 @@ def move_cost(session_before, hint, played_move, lang: str | None = None) -> str
             return None
         best_text = tommy_move_text(lang, state, option_moves(best))
         played_text = tommy_move_text(lang, state, option_moves(mine) if exact is None else played)
-        if b.win - p.win >= MIN_WIN_COST:
-            return tr(lang, "cost.tommy", played=played_text, best=best_text, cost=number(lang, 100 * (b.win - p.win)),
-                      played_p=percent(lang, p.win), best_p=percent(lang, b.win),
-                      cards=number(lang, (b.cards or 0.0) - (p.cards or 0.0)))
-        if b.cards is not None and p.cards is not None and b.cards - p.cards >= MIN_CARD_COST:
-            return tr(lang, "cost.tommy-cards", played=played_text, best=best_text, cost=number(lang, b.cards - p.cards),
-                      played_c=number(lang, p.cards), best_c=number(lang, b.cards))
+        if b.win - p.win >= MIN_WIN_COST or (b.cards is not None and p.cards is not None
+                                             and b.cards - p.cards >= MIN_CARD_COST):
+            from assistant.coach.review import tommy_cost_text
+
+            return tommy_cost_text(lang, played_text, best_text, b.win, p.win, b.cards or 0.0, p.cards or 0.0)
         return None
     cell = str(played_move).split()[-1].lower()
     mine = next((o for o in opts if option_moves(o)[-1].split()[-1].lower() == cell), None)

@@ -153,12 +153,13 @@ def bin_cells(state: PokerState, p: Placement) -> Verdict | None:
     return None
 
 
+# The more specific tips first: the coach names the first tip a move follows.
 TIPS: tuple[Tip, ...] = (
-    Tip("poker", "plan-rare", ("004",), plan_rare),
     Tip("poker", "flush-columns", ("004",), flush_columns),
     Tip("poker", "pairs-rows", ("004",), pairs_rows),
     Tip("poker", "straights", ("004",), straights),
     Tip("poker", "bin", ("004",), bin_cells),
+    Tip("poker", "plan-rare", ("004",), plan_rare),
 )
 BY_NAME = {t.name: t for t in TIPS}
 
