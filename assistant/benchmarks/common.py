@@ -2,7 +2,7 @@
 
 A benchmark supplies one picklable, module-level function ``play(task) -> dict`` that plays one game
 and returns its log record plus ``"decision_ms": [float, ...]``; ``run_games`` runs the tasks (in
-``jobs`` processes when jobs > 1), shows a rich progress bar on stderr and returns the records in task order.
+``jobs`` processes when jobs > 1), shows progress on stderr (a bar, or plain lines off a terminal) and returns the records in task order.
 """
 
 from __future__ import annotations
@@ -59,18 +59,16 @@ def load_deals_file(path: str | Path, expected_length: int | None = None) -> lis
 
 
 def run_games(play: Callable[[Any], dict], tasks: Sequence[Any], jobs: int = 1, label: str = "games") -> list[dict]:
-    """Play every task, ``jobs`` processes at a time, with a progress bar; results in task order."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.console import Console
+    """Play every task, ``jobs`` processes at a time, showing progress on stderr (a bar on a terminal, plain
+    lines in a file or pipe: ``assistant.progress``); results in task order."""
+    from assistant.progress import progress
 
     results: list[dict | None] = [None] * len(tasks)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(file=sys.stderr), transient=False) as progress:
-        bar = progress.add_task(label, total=len(tasks))
+    with progress(label, len(tasks), sys.stderr) as bar:
         if jobs <= 1:
             for i, task in enumerate(tasks):
                 results[i] = play(task)
-                progress.advance(bar)
+                bar.advance()
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = {pool.submit(play, task): i for i, task in enumerate(tasks)}
@@ -78,7 +76,7 @@ def run_games(play: Callable[[Any], dict], tasks: Sequence[Any], jobs: int = 1, 
 
                 for future in as_completed(futures):
                     results[futures[future]] = future.result()
-                    progress.advance(bar)
+                    bar.advance()
     return [r for r in results if r is not None]
 
 
