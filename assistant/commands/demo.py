@@ -53,13 +53,12 @@ class NoAdvice(Exception):
 
 def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
     """Play ``session`` to the end: the caller turns, the advisor's best option is played, the panel updates."""
-    from rich.live import Live
-
     from assistant.hints import hint_for
     from assistant.panel.game_panel import game_panel
+    from assistant.panel.live_view import live_panel
 
     message = "dealing..."
-    with Live(game_panel(session, message=message), console=console, refresh_per_second=20, transient=False) as live:
+    with live_panel(game_panel(session, message=message), console, refresh_per_second=20, transient=False) as live:
         while not session.is_over:
             # A Sir Tommy option already holds the plays up that follow a placement (holding a card back
             # included), so whenever a card can be turned there is nothing left to decide first.
