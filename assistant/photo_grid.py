@@ -91,6 +91,7 @@ class GridReading:
     cards_seen: int = 0
     extra: list[str] = field(default_factory=list)
     doubts: list[str] = field(default_factory=list)
+    seen_h: np.ndarray | None = None  # (column, row) as seen -> picture pixels; cell (r, c) is centred at (c, r)
 
     @property
     def cells(self) -> list[str | None]:
@@ -435,8 +436,59 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
         warnings.insert(0, f"{cards_seen} cards read, a grid has 25")
     cell_boxes = [[_cell_quad(h, from_seen(np.array([[r + r0, c + c0]]), col_axis, row_axis)[0])
                    for c in range(SIZE)] for r in range(SIZE)]
+    # (column, row) as seen -> lattice numbers -> picture
+    m = np.array([[col_axis[0], row_axis[0], r0 * row_axis[0] + c0 * col_axis[0]],
+                  [col_axis[1], row_axis[1], r0 * row_axis[1] + c0 * col_axis[1]], [0.0, 0.0, 1.0]])
     return GridReading(rows=rows, warnings=warnings, notes=notes, cell_boxes=cell_boxes, found=True,
-                       cards_seen=cards_seen, extra=extra, doubts=doubts)
+                       cards_seen=cards_seen, extra=extra, doubts=doubts, seen_h=h @ m)
+
+
+def probe_boxes(reading: GridReading, sightings: Sequence[Sighting]) -> dict[tuple[int, int], list[tuple]]:
+    """Where the corner indices of each unread cell should be, as boxes in the picture: the corners read in the
+    other cells give the indices' place on a card (two opposite corners, the same offset from the card's middle)
+    and their size, relative to the cell. The caller reads those places with the classifier (a corner the detector
+    missed, e.g. in a blurred photo). {(row, column): [box, box]}; empty without a grid or enough corners."""
+    if not reading.found or reading.seen_h is None:
+        return {}
+    unread = [(r, c) for r in range(SIZE) for c in range(SIZE) if reading.rows[r][c] is None]
+    if not unread:
+        return {}
+    inv = np.linalg.inv(reading.seen_h)
+    offsets, sizes = [], []
+    for s in sightings:
+        if not s.card:
+            continue
+        p = apply_h(inv, np.array([s.centre]))[0]  # (column, row) as seen
+        c, r = int(round(p[0])), int(round(p[1]))
+        if not (0 <= r < SIZE and 0 <= c < SIZE) or reading.rows[r][c] != s.card:
+            continue
+        d = p - (c, r)
+        offsets.append(d if d[0] >= 0 else -d)  # a card's two corners: +d and -d
+        scale = _local_scale(reading.seen_h, (c, r))
+        x1, y1, x2, y2 = s.box
+        sizes.append(((x2 - x1) / scale, (y2 - y1) / scale))
+    if len(offsets) < 4:
+        return {}
+    o = np.median(np.array(offsets), axis=0)
+    w, h = np.median(np.array(sizes), axis=0)
+    out = {}
+    for r, c in unread:
+        boxes = []
+        for sign in (1, -1):
+            centre = np.array([c, r]) + sign * o
+            x, y = apply_h(reading.seen_h, centre[None])[0]
+            k = _local_scale(reading.seen_h, centre)
+            boxes.append((x - w * k / 2, y - h * k / 2, x + w * k / 2, y + h * k / 2))
+        out[(r, c)] = boxes
+    return out
+
+
+def _local_scale(h: np.ndarray, p) -> float:
+    """Picture pixels per grid step near grid point ``p`` (the square root of the local area ratio)."""
+    p = np.asarray(p, float)
+    q = apply_h(h, np.array([p, p + (1e-2, 0), p + (0, 1e-2)]))
+    j = np.stack([q[1] - q[0], q[2] - q[0]], axis=1) / 1e-2
+    return float(np.sqrt(abs(np.linalg.det(j))))
 
 
 def assign_names(evidence: dict[tuple[int, int], dict[str, float]]) -> dict[str, tuple[int, int]]:

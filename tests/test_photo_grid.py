@@ -202,3 +202,21 @@ def test_orientation_picks_the_quarter_turn_nearest_the_picture_axes():
         h = fit_homography(lattice, project(camera(angle), lattice))
         col_axis, _row_axis = seen_orientation(h, (2, 2))
         assert tuple(col_axis) == right, angle
+
+
+def test_an_unread_cells_corners_are_looked_for_where_the_other_cards_show_theirs():
+    """probe_boxes: the detector missed both corners of row 3, column 4; the other cards' corners say where a
+    card's indices lie in its cell, and how big they are."""
+    from assistant.photo_grid import probe_boxes
+
+    full, _ = deal(angle=30, tilt=0.03)
+    missing = [x for x in full if x.card == DEALT[2, 3]]
+    s, centres = deal(angle=30, tilt=0.03, skip={(2, 3)})
+    reading = grid_from_cards(s, centres)
+    probes = probe_boxes(reading, s)
+    assert list(probes) == [(2, 3)]
+    got = sorted(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in probes[(2, 3)])
+    want = sorted(x.centre for x in missing)
+    assert np.allclose(got, want, atol=3.0)
+    for b, x in zip(sorted(probes[(2, 3)]), sorted(x.box for x in missing)):
+        assert b[2] - b[0] == pytest.approx(x[2] - x[0], rel=0.15)

@@ -37,6 +37,9 @@ THRESHOLDS = {"american": 200, "english": 70}
 # The detector runs on the whole picture first; a big photo is cut into tiles only when that misses cells.
 # Tiles are made just fine enough for the corner indices seen on the first pass (this share of their height).
 TILE_INDEX_SHARE = 0.6
+# An unread cell's corners are looked for where the other cards' corners lie; what the classifier reads there
+# counts this much (a detected corner counts its detector score ** 0.5, typically 0.5-0.95).
+PROBE_WEIGHT = 0.5
 
 
 def add_parser(subparsers) -> None:
@@ -94,7 +97,7 @@ def read_grid(detector, image):
         heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[(d.data.get("label", np.array([])) == "index")] if len(d) else []
         index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) else saved[1]
         detector.tile = "auto"
-        detector.min_index_px = max(saved[1], min(index_px, 4 * saved[1]))
+        detector.min_index_px = max(detector.min_model_px, min(index_px, 4 * saved[1]))
         if detector.tile_plan(image.shape[:2]) is None:
             return reading, result
         reading2, result2 = _read(detector, image)
@@ -105,23 +108,16 @@ def read_grid(detector, image):
         detector.tile, detector.min_index_px = saved
 
 
-def corner_probabilities(detector, image, result, top: int = 5) -> list[tuple | None]:
-    """For each raw detection of ``result``: the classifier's ``top`` names for a corner index as
-    ``((name, probability), ...)`` (None for whole-card boxes): the deck rule's second choices. Unsure corners
-    are averaged over their four quarter turns, as the detector does."""
+def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
+    """The classifier's ``top`` names for the corner index in each box, ``((name, probability), ...)``. Unsure
+    crops are averaged over their four quarter turns, as the detector does."""
     import numpy as np
 
     from vision.crops import crops_to_tensor, index_crop, resize_crops
 
-    d = result.detections
-    out: list[tuple | None] = [None] * len(d)
-    if detector.classifier is None or not len(d):
-        return out
-    labels = d.data.get("label")
-    idx = [i for i in range(len(d)) if labels is None or str(labels[i]) != "card"]
-    if not idx:
-        return out
-    crops = [index_crop(image, d.xyxy[i], detector.spec.crop_size, detector.spec.crop_pad) for i in idx]
+    if detector.classifier is None or not len(boxes):
+        return [() for _ in boxes]
+    crops = [index_crop(image, b, detector.spec.crop_size, detector.spec.crop_pad) for b in boxes]
     x = crops_to_tensor(resize_crops(crops, detector.classifier.size))
     p = detector.classifier.probabilities(x)
     unsure = np.flatnonzero(p.max(axis=1) < detector.tta_below)
@@ -130,17 +126,44 @@ def corner_probabilities(detector, image, result, top: int = 5) -> list[tuple | 
         pu = detector.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
         p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
     names = detector.classifier_names
-    for row, i in zip(p, idx):
+    out = []
+    for row in p:
         best = np.argsort(-row)[:top]
-        out[i] = tuple((names[b], float(row[b])) for b in best if names[b] and row[b] >= 0.01)
+        out.append(tuple((names[b], float(row[b])) for b in best if names[b] and row[b] >= 0.01))
+    return out
+
+
+def corner_probabilities(detector, image, result, top: int = 5) -> list[tuple | None]:
+    """For each raw detection of ``result``: the classifier's ``top`` names for a corner index (None for
+    whole-card boxes): the deck rule's second choices."""
+    d = result.detections
+    out: list[tuple | None] = [None] * len(d)
+    labels = d.data.get("label") if len(d) else None
+    idx = [i for i in range(len(d)) if labels is None or str(labels[i]) != "card"]
+    for i, probs in zip(idx, classify_boxes(detector, image, [d.xyxy[i] for i in idx], top)):
+        out[i] = probs
     return out
 
 
 def _read(detector, image):
-    from assistant.photo_grid import grid_from_detection
+    """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
+    from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
 
     result = detector.detect(image)
-    return grid_from_detection(result, corner_probabilities(detector, image, result)), result
+    sightings, centres = sightings_from_detection(result, corner_probabilities(detector, image, result))
+    centres = centres if len(centres) >= 4 else None
+    reading = grid_from_cards(sightings, centres)
+    probes = probe_boxes(reading, sightings)
+    if probes:
+        boxes = [b for bs in probes.values() for b in bs]
+        extra = [Sighting("", 0.0, tuple(float(v) for v in b), probs=probs, weight=PROBE_WEIGHT)
+                 for b, probs in zip(boxes, classify_boxes(detector, image, boxes))]
+        probed = grid_from_cards(sightings + [e for e in extra if e.probs], centres)
+        if sum(c is not None for c in probed.cells) > sum(c is not None for c in reading.cells):
+            probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
+                                "detector had not found them)" for r, c in probes if probed.rows[r][c])
+            reading = probed
+    return reading, result
 
 
 def _clean(reading) -> bool:
