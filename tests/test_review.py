@@ -84,3 +84,20 @@ def test_cli_errors_are_one_line(tmp_path, capsys, monkeypatch):
     assert main(["review"]) == 2
     assert "no saved game" in capsys.readouterr().err
     assert main(["review", str(tmp_path / "x.json"), "--lang", "fr"]) == 2
+
+
+def test_the_last_saved_game_is_reviewed_by_default(tmp_path, capsys, monkeypatch):
+    """A game played with the saver of ``patience play`` (one file per game), reviewed without naming it."""
+    from assistant.advisors.poker_advisor import policy_placement
+    from assistant.saves import new_game_saver
+    from assistant.session import Session
+
+    monkeypatch.setenv("PATIENCE_LENS_HOME", str(tmp_path))
+    session = Session.new("poker", "english", seed=5, saver=new_game_saver())
+    while not session.is_over:
+        session.turn()
+        session.play(policy_placement(session.state))
+    assert main(["review", "poker", "--samples", "32", "--lang", "en", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "poker" and out["decisions"] == 25
+    assert main(["review", "tommy"]) == 2  # no Sir Tommy game saved

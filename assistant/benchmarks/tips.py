@@ -165,19 +165,27 @@ def run(args) -> int:
 
 
 def save_values(result: dict) -> None:
-    """Keep what each tip alone achieves, for the coach (assistant.coach.tip_values.json)."""
+    """Keep what each tip achieves alone and what it adds to the others, for the coach (tip_values.json):
+    ``{"tommy": {"deals", "none", "all", "tips": {name: {"alone", "without"}}}, "poker_american": ..., ...}`` with
+    win rates for Sir Tommy and mean scores for Poker."""
     values = json.loads(VALUES_FILE.read_text()) if VALUES_FILE.exists() else {}
     for key, rows in result.items():
         if not isinstance(rows, list):
             continue
+        metric = "win_rate" if key == "tommy" else "mean_score"
+        entry = {"deals": rows[0]["deals"], "seed": result.get("seed"), "tips": {}}
         for r in rows:
-            if r["player"].startswith(("tommy.", "poker.")):
-                entry = values.setdefault(r["player"], {})
-                if "win_rate" in r:
-                    entry["win_rate"] = round(r["win_rate"], 4)
-                else:
-                    entry[f"mean_score_{r['scoring']}"] = round(r["mean_score"], 1)
-                entry["deals"] = r["deals"]
+            x = round(r[metric], 4 if metric == "win_rate" else 1)
+            name = r["player"]
+            if name == "no tip (random)":
+                entry["none"] = x
+            elif name == "all tips":
+                entry["all"] = x
+            elif name.startswith("all but "):
+                entry["tips"].setdefault(name[len("all but "):], {})["without"] = x
+            else:
+                entry["tips"].setdefault(name, {})["alone"] = x
+        values[key] = entry
     VALUES_FILE.write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
 
 

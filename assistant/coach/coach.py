@@ -9,7 +9,10 @@ Both read only the hint and the position: no simulation of their own, so they co
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from assistant.coach import tips_poker, tips_tommy
 from assistant.coach.i18n import card_text, check_lang, number, percent, tr
@@ -210,3 +213,31 @@ def move_cost(session_before, hint, played_move, lang: str | None = None) -> str
     return tr(lang, "cost.poker", played=poker_move_text(lang, state, cell),
               best=poker_move_text(lang, state, option_moves(best)[-1]), cost=number(lang, b.points - p.points),
               played_x=number(lang, p.points), best_x=number(lang, b.points))
+
+
+# -- what a tip is worth (patience bench tips --save) -------------------------------------------------------
+
+TIP_VALUES = Path(__file__).with_name("tip_values.json")
+
+
+@lru_cache(maxsize=1)
+def _tip_values() -> dict:
+    try:
+        return json.loads(TIP_VALUES.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def tip_value_text(lang: str, tip, scoring: str = "american") -> str:
+    """What the benchmark measured for ``tip``: alone, all tips, all but this one ("" when not measured)."""
+    key = "tommy" if tip.game == "tommy" else f"poker_{scoring}"
+    entry = _tip_values().get(key, {})
+    mine = entry.get("tips", {}).get(tip.name, {})
+    if not {"alone", "without"} <= set(mine) or "all" not in entry:
+        return ""
+    if tip.game == "tommy":
+        fmt = lambda x: percent(lang, x)  # noqa: E731
+    else:
+        fmt = lambda x: number(lang, x)  # noqa: E731
+    return tr(lang, f"coach.tip-value.{tip.game}", deals=entry.get("deals", 0), alone=fmt(mine["alone"]),
+              all=fmt(entry["all"]), without=fmt(mine["without"]))

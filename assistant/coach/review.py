@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant.coach import tips_poker, tips_tommy
-from assistant.coach.coach import poker_move_text, tommy_move_text
+from assistant.coach.coach import poker_move_text, tip_value_text, tommy_move_text
 from assistant.coach.i18n import card_text, number, percent, tr
 from assistant.coach.tips import Verdict
 
@@ -189,12 +189,21 @@ def review_tommy(data: dict, lang: str, samples: int = TOMMY_SAMPLES, top: int =
     return review
 
 
+def _tip_text(lang: str, tip: Verdict | None, scoring: str = "american") -> str:
+    """The tip in the rules' words, why it applies here, and what it is worth where that was measured."""
+    if tip is None:
+        return ""
+    text = tr(lang, "review.tip", tip=tip.tip.text(lang), why=tip.reason(lang))
+    value = tip_value_text(lang, tip.tip, scoring)
+    return f"{text} {value}" if value else text
+
+
 def _tommy_decision(lang, number_, before, moves, best, mine, cost, tip) -> Decision:
     played_text = tommy_move_text(lang, before, moves)
     best_text = tommy_move_text(lang, before, best.moves)
     text = tommy_cost_text(lang, played_text, best_text, best.win_prob, mine.win_prob, best.expected_foundation,
                            mine.expected_foundation)
-    tip_text = tr(lang, "review.tip", tip=tip.tip.text(lang), why=tip.reason(lang)) if tip else ""
+    tip_text = _tip_text(lang, tip)
     return Decision(number_, card_text(lang, before.hand[0]), tuple(str(m) for m in moves),
                     tuple(str(m) for m in best.moves), round(cost, 4), _tommy_value(mine), _tommy_value(best),
                     tip.tip.name if tip else None, text, tip_text)
@@ -321,7 +330,7 @@ def review_poker(data: dict, lang: str, samples: int = POKER_SAMPLES, top: int =
         text = tr(lang, "cost.poker", played=poker_move_text(lang, before, placement),
                   best=poker_move_text(lang, before, best.placement), cost=number(lang, cost),
                   played_x=number(lang, mine.expected), best_x=number(lang, best.expected))
-        tip_text = tr(lang, "review.tip", tip=tip.tip.text(lang), why=tip.reason(lang)) if tip else ""
+        tip_text = _tip_text(lang, tip, before.rules.scoring.value)
         found.append(Decision(number_, card_text(lang, before.current), (str(placement),), (str(best.placement),),
                               round(cost, 2), {"points": round(mine.expected, 2)}, {"points": round(best.expected, 2)},
                               tip.tip.name if tip else None, text, tip_text))

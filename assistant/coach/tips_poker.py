@@ -6,7 +6,8 @@ Readings:
 * "Halte eine oder zwei Spalten für Flushs frei: Dort sammelst du eine Farbe, in den Reihen dann Paare und Full
   Houses." -- two checks: ``flush-columns`` (a card joins a column holding only its suit; putting another suit
   into such a column spoils it) and ``pairs-rows`` (a card goes to a row holding its rank; also 004's
-  "gleiche Werte in einer Reihe sammeln").
+  "gleiche Werte in einer Reihe sammeln"; putting it into another row breaks the tip only where a row with its rank
+  had room).
 * "Paare und Drillinge kommen von selbst; plane lieber die selteneren Hände." (``plan-rare``): a placement keeps
   a flush or straight draw of two or more cards going; it breaks the tip when it takes a pair or three of a kind
   in one line at the cost of such a draw in the other.
@@ -75,8 +76,8 @@ def pairs_rows(state: PokerState, p: Placement) -> Verdict | None:
     same = sum(1 for c in row if c.rank == card.rank)
     if same:
         return _v(True, "why.poker.pairs-rows.pairs", card=card, hand=Word(_HAND[same]), line=Line("row", p.row))
-    if row:
-        return _v(False, "why.poker.pairs-rows.alone", card=card, line=Line("row", p.row))
+    if row and any(c.rank == card.rank for q in state.legal_cells() for c in _row(state, q)):
+        return _v(False, "why.poker.pairs-rows.alone", card=card, line=Line("row", p.row))  # a pair was possible
     return None
 
 
