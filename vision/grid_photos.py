@@ -156,15 +156,17 @@ def render_grid_photo(faces: list, rng: np.random.Generator, out_size: tuple[int
             cv2.fillConvexPoly(keep_clear, np.round(apply_h(h_total, q)).astype(np.int32), 255)
     has_hand = _hand(rng, img, keep_clear) if hand else False
     picture = scenes._photometric(rng, img) if photometric else np.clip(img, 0, 255).astype(np.uint8)
-    rows = truth_as_seen(centres, names)
+    rows, seen_centres = truth_as_seen(centres, names)
     info = {"angle": round(float(angle), 1), "tilt": round(float(tilt), 3), "zoom": round(float(zoom), 2),
-            "size": [out_w, out_h], "hand": bool(has_hand)}
+            "size": [out_w, out_h], "hand": bool(has_hand),
+            "centres": [[[round(float(v), 1) for v in p] for p in row] for row in seen_centres]}
     return picture, rows, info
 
 
-def truth_as_seen(centres: np.ndarray, names: list[list[str]]) -> list[list[str]]:
-    """The dealt grid's names as the reader must report them: turned by the quarter turn nearest the picture's axes
-    (``assistant.photo_grid.seen_orientation`` on the homography lattice -> picture of the true centres)."""
+def truth_as_seen(centres: np.ndarray, names: list[list[str]]) -> tuple[list[list[str]], list[list]]:
+    """The dealt grid's names as the reader must report them, and the card centres in the same order: turned by
+    the quarter turn nearest the picture's axes (``assistant.photo_grid.seen_orientation`` on the homography
+    lattice -> picture of the true centres)."""
     from assistant.photo_grid import fit_homography, to_seen
 
     lattice = np.array([[c, r] for r in range(5) for c in range(5)], float)  # (a, b) = (column, row) on the table
@@ -173,9 +175,11 @@ def truth_as_seen(centres: np.ndarray, names: list[list[str]]) -> list[list[str]
     rc = to_seen(lattice, col_axis, row_axis)
     rc -= rc.min(0)
     out = [["" for _ in range(5)] for _ in range(5)]
+    where = [[None] * 5 for _ in range(5)]
     for (a, b), (r, c) in zip(lattice.astype(int), rc):
         out[r][c] = names[b][a]
-    return out
+        where[r][c] = centres[b, a].tolist()
+    return out, where
 
 
 def store_with_exif(path: Path, picture: np.ndarray, orientation: int, quality: int = 90) -> None:

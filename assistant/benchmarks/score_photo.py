@@ -1,8 +1,10 @@
 """``patience bench score-photo FOLDER``: read labelled photos of dealt grids; grids fully right, cells right, speed.
 
 FOLDER holds photos (``*.jpg``, ``*.png``) each with ``<photo>.json`` = ``{"rows": [[5 card names] x 5], ...}``: the
-grid as seen in the picture (top row first, left to right). A photo's grid is fully right when all 25 cells read
-equal the truth; a cell left unread (None) counts as not right. Time per photo is the wall time of the reading
+grid as seen in the picture (top row first, left to right), and optionally ``"centres"`` (the cards' centres in
+the picture, same order). A photo's grid is fully right when all 25 cells read equal the truth; a cell left unread
+(None) counts as not right. With centres, "grid found" counts photos where every cell's outline holds the centre
+of its card: the geometry, apart from what the recogniser read. Time per photo is the wall time of the reading
 (detector, classifier's second answers, grid), after decoding the file, on ``--threads`` ONNX threads.
 
 ``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
@@ -31,13 +33,29 @@ def add_arguments(parser) -> None:
     parser.add_argument("--verbose", action="store_true", help="print each photo's wrong cells")
 
 
-def labelled_photos(folder: Path) -> list[tuple[Path, list[list[str]]]]:
+def labelled_photos(folder: Path) -> list[tuple[Path, list[list[str]], list | None, str]]:
     photos = []
     for p in sorted(folder.iterdir()):
         if p.suffix.lower() in (".jpg", ".jpeg", ".png") and (folder / (p.name + ".json")).is_file():
             truth = json.loads((folder / (p.name + ".json")).read_text())
-            photos.append((p, truth["rows"]))
+            photos.append((p, truth["rows"], truth.get("centres"), truth.get("deck", "")))
     return photos
+
+
+def grid_placed(reading, centres) -> bool:
+    """Every cell's quadrilateral holds the centre of the card dealt there (the geometry right, whatever was read)."""
+    import cv2
+    import numpy as np
+
+    if not reading.found:
+        return False
+    for r in range(5):
+        for c in range(5):
+            quad = reading.cell_boxes[r][c]
+            if quad is None or cv2.pointPolygonTest(np.asarray(quad, np.float32), tuple(map(float, centres[r][c])),
+                                                    False) < 0:
+                return False
+    return True
 
 
 def compare(rows, truth) -> int:
@@ -68,17 +86,25 @@ def run(args) -> int:
         raise UserError(f"{folder}: no labelled photos (IMAGE + IMAGE.json); render some with --render 48")
     detector = load_detector(args)
     detector.detect(np.zeros((480, 640, 3), np.uint8))  # warm up the sessions
-    full = cells = 0
+    full = cells = placed = with_centres = 0
     ms, wrong_lines = [], []
-    for path, truth in photos:
+    by_deck: dict[str, list[int]] = {}
+    for path, truth, centres, deck in photos:
         image = read_photo(path)
         t0 = time.perf_counter()
         reading, _ = read_grid(detector, image)
         dt = (time.perf_counter() - t0) * 1e3
         ms.append(dt)
         right = compare(reading.rows, truth)
+        if centres is not None:
+            with_centres += 1
+            placed += grid_placed(reading, centres)
         cells += right
         full += right == 25
+        tally = by_deck.setdefault(deck or "?", [0, 0, 0])
+        tally[0] += 1
+        tally[1] += right == 25
+        tally[2] += right
         if args.json:
             print(json.dumps({"image": path.name, "cells_right": right, "ms": round(dt, 1), "rows": reading.rows,
                               "truth": truth, "warnings": reading.warnings}))
@@ -89,16 +115,22 @@ def run(args) -> int:
     a = np.array(ms)
     summary = {"photos": len(photos), "grids_fully_right": full, "cells_right": cells, "cells": 25 * len(photos),
                "ms_median": round(float(np.median(a)), 1), "ms_p95": round(float(np.percentile(a, 95)), 1),
-               "ms_mean": round(float(a.mean()), 1), "machine": machine(), "load": load_average()}
+               "ms_mean": round(float(a.mean()), 1), "grids_placed": placed, "photos_with_centres": with_centres,
+               "machine": machine(), "load": load_average()}
     if args.json:
         print(json.dumps({"summary": summary}))
         return 0
     print(f"machine: {summary['machine']}; {summary['load']}; model: {detector.model_dir}")
     print(f"{folder}: {len(photos)} photos")
+    if with_centres:
+        print(f"grid found:        {placed}/{with_centres} (every cell's outline holds its card's centre)")
     print(f"grids fully right: {full}/{len(photos)} ({100 * full / len(photos):.1f} %)")
     print(f"cells right:       {cells}/{25 * len(photos)} ({100 * cells / (25 * len(photos)):.1f} %)")
     print(f"ms per photo:      median {summary['ms_median']:.0f}, p95 {summary['ms_p95']:.0f}, "
           f"mean {summary['ms_mean']:.0f}")
+    if len(by_deck) > 1:
+        for deck, (n, f, c) in sorted(by_deck.items()):
+            print(f"  {deck}: {f}/{n} grids fully right, {c}/{25 * n} cells ({100 * c / (25 * n):.1f} %)")
     for line in wrong_lines:
         print(line)
     return 0
