@@ -65,7 +65,11 @@ def add_parser(subparsers) -> None:
     v.add_argument("--card-height", default=None, metavar="LO,HI",
                    help="card height as a fraction of the frame height (default 0.10,0.14; poker 0.13,0.15)")
     v.add_argument("--clean", action="store_true",
-                   help="little sensor noise and mild compression (small files: the committed clips)")
+                   help="a camera on a tripod in steady light: no sensor noise or shake, mild compression (small "
+                        "files: the committed clips)")
+    v.add_argument("--quick", action="store_true",
+                   help="a brisk player: fewer turned cards laid beside the stock first, fewer idle hands, the "
+                        "table still 0.4-0.9 s between moves (the demo)")
     v.add_argument("--out", type=Path, default=None,
                    help="output path without suffix (default datasets/videos/<game>-<seed>): writes .mp4 and .json")
     v.set_defaults(func=run)
@@ -220,7 +224,9 @@ def _video(args: argparse.Namespace) -> int:
         faces = deck_faces(deck)
     options = VideoOptions(width=width, height=height, fps=args.fps, speed=args.speed)
     if args.clean:
-        options.noise, options.jpeg = (0.8, 1.5), (80, 90)
+        options.noise, options.jpeg, options.shake, options.light = (0.0, 0.0), (88, 92), 0.0, 0.3
+    if args.quick:
+        options.two_step, options.hand_passes, options.still = 0.3, 0.05, (0.4, 0.9)
     if args.game == "poker":
         options.card_height = (0.13, 0.15)
     if args.card_height:

@@ -365,6 +365,8 @@ class VideoOptions:
     noise: tuple[float, float] = (1.5, 4.0)
     jpeg: tuple[int, int] = (55, 85)
     max_rotation: float = 8.0  # degrees of tilt around the quarter turn
+    shake: float = 1.0  # camera shake (0: a camera on a tripod)
+    light: float = 1.0  # slow light changes (0: steady light)
     quarter_turns: tuple[int, ...] = (0, 1, 2, 3)
 
 
@@ -480,8 +482,8 @@ class GameRenderer:
         self.jpeg_quality = int(rng.integers(o.jpeg[0], o.jpeg[1] + 1))
         self.light_phase = rng.uniform(0, 2 * math.pi, 4)
         self.light_period = rng.uniform(12, 40, 4)
-        self.light_amp = rng.uniform(0.03, 0.1)
-        self.tint_amp = rng.uniform(0.0, 0.04)
+        self.light_amp = rng.uniform(0.03, 0.1) * o.light
+        self.tint_amp = rng.uniform(0.0, 0.04) * o.light
         w, h = o.width, o.height
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         lx, ly = rng.uniform(-0.3, 1.3) * w, rng.uniform(-0.3, 1.3) * h
@@ -490,7 +492,7 @@ class GameRenderer:
         self.lamp = np.clip(lamp * 200, 0, 255).astype(np.uint8)  # x/200: at most 1.0
         self.lamp = cv2.merge([self.lamp] * 3)
         self.noise_bank = []
-        for _ in range(6):
+        for _ in range(6 if self.noise_sigma > 0.3 else 0):
             n = rng.normal(0, self.noise_sigma, (h, w, 3))
             self.noise_bank.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
         self.shake = np.zeros(3)  # dx, dy (frame px), rotation (deg): a smooth random walk
@@ -534,10 +536,10 @@ class GameRenderer:
         if hand is not None or card is not None:
             self._overlay(canvas, hand, card, velocity)
         # camera shake: a smooth random walk with rare bumps
-        self.shake = 0.85 * self.shake + self.rng.normal(0, [0.25, 0.25, 0.03])
-        if self.bump == 0 and self.rng.random() < 0.004:
+        self.shake = 0.85 * self.shake + self.rng.normal(0, [0.25, 0.25, 0.03]) * o.shake
+        if self.bump == 0 and self.rng.random() < 0.004 * o.shake:
             self.bump = self.sec(0.3)
-        jolt = self.rng.normal(0, [2.0, 2.0, 0.2]) if self.bump > 0 else 0.0
+        jolt = self.rng.normal(0, [2.0, 2.0, 0.2]) * o.shake if self.bump > 0 else 0.0
         self.bump = max(0, self.bump - 1)
         dx, dy, rot = self.shake + jolt
         c = np.array([o.width / 2, o.height / 2])
@@ -553,8 +555,9 @@ class GameRenderer:
         tint = [self.tint_amp * math.sin(2 * math.pi * t / self.light_period[i] + self.light_phase[i]) for i in (1, 2, 3)]
         frame = cv2.multiply(frame, self.lamp, scale=g / 200)
         frame = cv2.transform(frame, np.diag([1 + tv for tv in tint]))
-        pos, neg = self.noise_bank[self.frame_index % len(self.noise_bank)]
-        frame = cv2.subtract(cv2.add(frame, pos), neg)
+        if self.noise_bank:
+            pos, neg = self.noise_bank[self.frame_index % len(self.noise_bank)]
+            frame = cv2.subtract(cv2.add(frame, pos), neg)
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         self.writer.write(frame)
