@@ -42,6 +42,8 @@ WALK_TOLERANCE = 0.3
 MIN_EVIDENCE = 0.1
 # A cell's second name with at least this share of its first's evidence, and no other cell's card: warned about.
 SECOND_CARD_SHARE = 0.5
+# Fewer cards than this on the lattice, or fewer than three rows or columns of them, make no grid to score.
+MIN_GRID_CARDS = 8
 # A reading outside the grid counts as a card there from this score on (the detector reports cards from 0.3).
 MIN_OUTSIDE_SCORE = 0.3
 
@@ -352,12 +354,15 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
     points = np.asarray(card_centres, float).reshape(-1, 2) if card_centres is not None else np.zeros((0, 2))
     if len(points) < 4:
         points = _name_centres([s for s in sightings if s.card])
-    fit = fit_lattice(points) if len(points) >= 3 else None
+    fit = fit_lattice(points) if len(points) >= 3 and len(names) >= MIN_GRID_CARDS else None
     if fit is None:
         return GridReading(rows=_empty_rows(), warnings=[_too_few(len(names))], found=False,
                            cell_boxes=[[None] * SIZE for _ in range(SIZE)], cards_seen=len(names))
     h, coords = fit
     on = coords[:, 0] != -9999
+    if on.sum() < MIN_GRID_CARDS or min(np.ptp(coords[on], axis=0)) < 2:  # a few loose cards are no grid
+        return GridReading(rows=_empty_rows(), warnings=[_too_few(len(names))], found=False,
+                           cell_boxes=[[None] * SIZE for _ in range(SIZE)], cards_seen=len(names))
     centre = coords[on].mean(0) if on.any() else np.zeros(2)
     col_axis, row_axis = seen_orientation(h, centre)
     h_inv = np.linalg.inv(h)
@@ -433,7 +438,7 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
                         + " ".join(extra))
     cards_seen = sum(v is not None for row in rows for v in row) + len(extra) + len(doubled)
     if cards_seen != SIZE * SIZE:
-        warnings.insert(0, f"{cards_seen} cards read, a grid has 25")
+        warnings.insert(0, f"{cards_seen} card{'s' if cards_seen != 1 else ''} read, a grid has 25")
     cell_boxes = [[_cell_quad(h, from_seen(np.array([[r + r0, c + c0]]), col_axis, row_axis)[0])
                    for c in range(SIZE)] for r in range(SIZE)]
     # (column, row) as seen -> lattice numbers -> picture
@@ -583,7 +588,7 @@ def _name_centres(sightings: list[Sighting]) -> np.ndarray:
 def _too_few(n: int) -> str:
     if n == 0:
         return "no cards seen: no grid to score"
-    return f"{n} card{'s' if n != 1 else ''} seen: too few to make out a grid"
+    return f"{n} card{'s' if n != 1 else ''} seen, not laid out in a grid: no grid to score (lay out all 25 in 5 rows of 5)"
 
 
 # --------------------------------------------------------------------------------------------------- detector

@@ -176,3 +176,14 @@ def test_the_empty_cell_of_the_fixture_is_really_empty():
     """The missing-card fixture's truth comes from the renderer: 24 cards, one None."""
     rows = np.array(truth("grid_missing_card.jpg"), dtype=object)
     assert (rows == None).sum() == 1  # noqa: E711
+
+
+@real_model
+def test_a_real_photo_of_five_loose_cards_is_no_grid_and_says_so():
+    """tests/fixtures/edje_cam_image48.jpg: a real webcam photo of five cards (not a grid)."""
+    out = run("score-photo", FIX.parent / "edje_cam_image48.jpg", "--json")
+    assert out.returncode == 1
+    obj = json.loads(out.stdout)
+    assert obj["rows"] == [[None] * 5] * 5 and (obj["american"], obj["english"]) == (0, 0)
+    assert len(obj["warnings"]) == 1 and obj["warnings"][0].endswith(
+        "not laid out in a grid: no grid to score (lay out all 25 in 5 rows of 5)")

@@ -175,7 +175,10 @@ def test_no_or_too_few_cards_is_no_grid():
     s, centres = deal()
     reading = grid_from_cards(s[:4], None)
     assert not reading.found and reading.rows == [[None] * 5] * 5
-    assert reading.warnings == ["2 cards seen: too few to make out a grid"]
+    assert reading.warnings == ["2 cards seen, not laid out in a grid: no grid to score (lay out all 25 in 5 rows "
+                                "of 5)"]
+    reading = grid_from_cards(s[:14], None)  # 7 cards: a row and a bit
+    assert not reading.found
 
 
 def test_cell_boxes_surround_the_cards():
