@@ -56,6 +56,21 @@ def _fill_descriptions(parser: argparse.ArgumentParser, doc: str | None) -> None
                     sub_parser.description = helps[sub_name][:1].upper() + helps[sub_name][1:] + "."
 
 
+#: Commands whose advisors are prepared in the background as soon as they start (assistant.warmup).
+WARMUP_COMMANDS = ("demo", "play", "resume", "contest")
+
+
+def _start_advisor_warmup(args) -> None:
+    """A command that gives hints starts preparing the advisors at once, while the player sets up: on a first
+    run numba compiles them for a minute or more (assistant.warmup says so with a spinner where a hint waits)."""
+    if args.command not in WARMUP_COMMANDS or getattr(args, "no_hints", False):
+        return
+    from assistant.warmup import start_warmup
+
+    game = getattr(args, "game", None)
+    start_warmup(first=game if game in ("tommy", "poker") else None)
+
+
 def interrupted_message() -> str:
     """What Ctrl-C prints: when a game is running, that it is saved and how to go on (every action is saved)."""
     saves = sys.modules.get("assistant.saves")
@@ -71,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    _start_advisor_warmup(args)
     try:
         return int(args.func(args) or 0)
     except UserError as exc:

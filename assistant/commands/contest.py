@@ -152,6 +152,10 @@ def contest_loop(contest, *, hints: bool = True, budget_ms: float = 500.0, conso
                           if len(winners) < len(contest.seats) else "[bold]A tie: every player shares first place.[/]")
             return 0
         seat = contest.current
+        if hints and seat is not None:
+            from assistant.warmup import wait_ready
+
+            wait_ready(console, seat.session)  # a spinner while a first run still compiles the advisor
         hint = _hint(seat.session, budget_ms) if hints and seat is not None else None
         console.print(contest_panel(contest, hint=hint, message=message))
         line = read_line(prompt(contest))

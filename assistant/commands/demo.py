@@ -56,6 +56,7 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
     from assistant.hints import hint_for
     from assistant.panel.game_panel import game_panel
     from assistant.panel.live_view import live_panel
+    from assistant.warmup import wait_ready
 
     message = "dealing..."
     with live_panel(game_panel(session, message=message), console, refresh_per_second=20, transient=False) as live:
@@ -67,6 +68,7 @@ def autoplay(session, console, *, budget_ms: float, delay: float) -> None:
                 message = f"turned {card}"
                 live.update(game_panel(session, message=message))
                 continue
+            wait_ready(what=session, on_wait=lambda text: live.update(game_panel(session, message=text)))
             hint = hint_for(session, budget_ms=budget_ms)
             if hint is None or not hint.options:
                 raise NoAdvice(f"no advisor can play {session.game} ({session.variant}) yet")
