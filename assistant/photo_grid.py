@@ -406,6 +406,9 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
             other = where.get(top_name)
             because = f", but {top_name} is at {cell_name(*other)}; the deck has each card once" if other else ""
             warnings.append(f"{cell_name(r, c)}: unreadable (read as {top_name}{because})")
+        elif got != top_name and top_name not in where:  # an even split: both names fit the deck
+            doubts.append(f"{cell_name(r, c)}: {got} or {top_name}? took {got} (evidence {ev[got]:.2f} against "
+                          f"{top_score:.2f})")
         elif got != top_name:
             notes.append(f"{cell_name(r, c)}: {got}, not {top_name}: {top_name} is at {cell_name(*where[top_name])} "
                          "(the deck has each card once)")

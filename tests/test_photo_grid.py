@@ -223,3 +223,15 @@ def test_an_unread_cells_corners_are_looked_for_where_the_other_cards_show_their
     assert np.allclose(got, want, atol=3.0)
     for b, x in zip(sorted(probes[(2, 3)]), sorted(x.box for x in missing)):
         assert b[2] - b[0] == pytest.approx(x[2] - x[0], rel=0.15)
+
+
+def test_an_even_split_between_two_free_names_is_a_doubt_not_a_crash():
+    """Two names with (nearly) the same evidence in one cell, neither read elsewhere: whichever the assignment
+    takes, the cell is listed as doubtful."""
+    s, centres = deal()
+    for i, x in enumerate(s):
+        if x.card == DEALT[4, 4]:
+            s[i] = Sighting("", 0.0, x.box, probs=(("Kd", 0.5), ("Kh", 0.5)), weight=1.0)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows[4][4] in ("Kd", "Kh") and reading.warnings == []
+    assert len(reading.doubts) == 1 and reading.doubts[0].startswith("row 5, column 5: K")
