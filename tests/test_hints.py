@@ -56,16 +56,44 @@ def test_the_hint_does_not_peek_at_the_callers_order():
     assert hint_for(typed, budget_ms=30) == hint_for(called, budget_ms=30)
 
 
+def buried(piles: list[str]) -> Session:
+    """Sir Tommy with every card turned and laid on the waste piles as given (each pile bottom to top), nothing
+    played up: the stock is used up and the end game is all that is left."""
+    s = Session.new("tommy")
+    for i, pile in enumerate(piles):
+        for card in pile.split():
+            s.turn(card)
+            s.play(f"S>W{i}")
+    assert not s.needs_card() and not s.state.hand and not s.is_over
+    return s
+
+
+SUITS_DOWN = [" ".join(f"{r}{suit}" for r in "KQJT98765432A") for suit in "shdc"]  # each pile K at the bottom, A on top
+
+
 def test_with_the_stock_used_up_the_end_game_is_solved():
-    s = seeded("tommy", 2026, 51)  # the 52nd card is in hand: after it, the stock is empty
-    for move in hint_for(s, budget_ms=20).options[0].moves:
+    """Every remaining card is known once the stock is out: the hint is the solver's winning line, and it wins.
+    (Before, the test's game was already over, so the end-game hint never ran.)"""
+    s = buried(SUITS_DOWN)
+    hint = hint_for(s)
+    assert hint.headline == "The rest is won" and len(hint.options[0].moves) == 52
+    for move in hint.options[0].moves:
         s.play(move)
-    if not s.is_over:
-        hint = hint_for(s)
-        assert hint.options and hint.headline in ("The rest is won", "Play up what fits")
-        for move in hint.options[0].moves:
-            s.play(move)
-    assert s.is_over
+    assert s.state.is_won()
+
+
+def test_a_lost_end_game_plays_up_what_fits():
+    """Three Aces lie under twos and every three at the bottom of a pile: after A♠ and 2♣ go up (foundations take
+    any suit) no top fits anywhere, and no order of plays helps."""
+    fours_up = "KQJT987654"
+    piles = ["Ah Ad Ac 2h 2d 2c As",
+             "3s 3h 3d 3c " + " ".join(f"{r}s" for r in fours_up) + " 2s",
+             " ".join(f"{r}h" for r in fours_up),
+             " ".join(f"{r}d" for r in fours_up) + " " + " ".join(f"{r}c" for r in fours_up)]
+    s = buried(piles)
+    hint = hint_for(s)
+    assert hint.headline == "Play up what fits" and [str(m) for m in hint.options[0].moves] == ["W0>F0"] * 2
+    assert hint.note == "no winning line is left"
 
 
 def test_the_demo_plays_both_games_to_the_end():
