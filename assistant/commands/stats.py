@@ -79,6 +79,7 @@ def plot(records, path: str, lang: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     from assistant.coach.i18n import tr
     from assistant.records import rolling_rate
@@ -99,6 +100,7 @@ def plot(records, path: str, lang: str) -> None:
             ax.set_ylabel(tr(lang, "stats.plot.score"))
             ax.set_title(tr(lang, "game.poker"))
         ax.set_xlabel(tr(lang, "stats.plot.game"))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
