@@ -1,0 +1,53 @@
+"""The manual play loop in process, with hints on: it shows the advisor's hint, takes the hinted move, saves after
+every action and says how to go on (issue 11: play_loop was never tested in process, nor any play with hints)."""
+
+import io
+
+from rich.console import Console
+
+from assistant.commands.play import play_loop
+from assistant.hints import hint_for
+from assistant.session import Session
+
+
+def scripted(lines, asked):
+    """read_line that answers the prompts with ``lines`` (then None: Ctrl-D), recording each prompt."""
+    answers = iter(lines)
+
+    def read_line(prompt):
+        asked.append(prompt)
+        return next(answers, None)
+
+    return read_line
+
+
+def console():
+    return Console(file=io.StringIO(), width=120, color_system=None)
+
+
+def test_a_poker_game_with_hints_shows_the_hint_and_plays_the_typed_cell():
+    saved = []
+    session = Session.new("poker", seed=7, saver=lambda s: saved.append(s.to_save()["state"]))
+    session.turn()
+    expected = hint_for(session, budget_ms=30).options[0]  # the same position gets the same hint
+    out, asked = console(), []
+    code = play_loop(session, hints=True, budget_ms=30, console=out,
+                     read_line=scripted([expected.text, "q"], asked))
+    text = out.file.getvalue()
+    assert code == 0
+    assert text.count("Where to put") >= 1 and "expected score" in text
+    assert session.state.to_dict()["placements"][0][1] == expected.text
+    assert saved[-1] == session.state.to_dict()
+    assert "patience resume" in text and asked[0] == "your move> "
+
+
+def test_a_sir_tommy_game_with_hints_to_the_end_of_the_input():
+    session = Session.new("tommy", seed=3)
+    out, asked = console(), []
+    code = play_loop(session, hints=True, budget_ms=20, console=out,
+                     read_line=scripted(["", "h", ""], asked))  # Enter: the caller turns; h: help; Enter again
+    text = out.file.getvalue()
+    assert code == 0
+    assert "Where to put" in text and "cards up" in text and "win chance" in text
+    assert "Enter for the next card" in asked[0]
+    assert len(session.state.hand) == 1  # the second Enter is refused: the turned card must be placed first
