@@ -40,6 +40,9 @@ TILE_INDEX_SHARE = 0.6
 # An unread cell's corners are looked for where the other cards' corners lie; what the classifier reads there
 # counts this much (a detected corner counts its detector score ** 0.5, typically 0.5-0.95).
 PROBE_WEIGHT = 0.5
+# A picture no bigger than the detector's input whose corner indices are smaller than this (x TILE_INDEX_SHARE,
+# pixels) is looked at again at twice its size when the first look leaves the grid incomplete.
+SMALL_INDEX_PX = 12.0
 
 
 def add_parser(subparsers) -> None:
@@ -98,9 +101,22 @@ def read_grid(detector, image):
         index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) else saved[1]
         detector.tile = "auto"
         detector.min_index_px = max(detector.min_model_px, min(index_px, 4 * saved[1]))
+        zoom = 1
         if detector.tile_plan(image.shape[:2]) is None:
-            return reading, result
-        reading2, result2 = _read(detector, image)
+            if index_px >= SMALL_INDEX_PX:
+                return reading, result
+            # a small picture of small cards: look again at twice the size, in tiles
+            import cv2
+
+            zoom = 2
+            detector.min_index_px = max(detector.min_model_px, index_px * zoom)
+            bigger = cv2.resize(image, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+            if detector.tile_plan(bigger.shape[:2]) is None:
+                return reading, result
+            reading2, result2 = _read(detector, bigger)
+            reading2 = _scaled(reading2, 1 / zoom)
+        else:
+            reading2, result2 = _read(detector, image)
         if _quality(reading2) > _quality(reading):
             return reading2, result2
         return reading, result
@@ -108,15 +124,26 @@ def read_grid(detector, image):
         detector.tile, detector.min_index_px = saved
 
 
-def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
-    """The classifier's ``top`` names for the corner index in each box, ``((name, probability), ...)``. Unsure
-    crops are averaged over their four quarter turns, as the detector does."""
+def _scaled(reading, factor: float):
+    """The reading with its picture geometry scaled (a reading made on an enlarged copy of the picture)."""
+    import numpy as np
+
+    s = np.diag([factor, factor, 1.0])
+    reading.cell_boxes = [[None if q is None else q * factor for q in row] for row in reading.cell_boxes]
+    if reading.seen_h is not None:
+        reading.seen_h = s @ reading.seen_h
+    return reading
+
+
+def class_probabilities(detector, image, boxes):
+    """(n, classes) classifier probabilities of the corner index in each box. Unsure crops are averaged over their
+    four quarter turns, as the detector does (``Detector._classify``)."""
     import numpy as np
 
     from vision.crops import crops_to_tensor, index_crop, resize_crops
 
-    if detector.classifier is None or not len(boxes):
-        return [() for _ in boxes]
+    if not len(boxes):
+        return np.zeros((0, len(detector.classifier_names)), np.float32)
     crops = [index_crop(image, b, detector.spec.crop_size, detector.spec.crop_pad) for b in boxes]
     x = crops_to_tensor(resize_crops(crops, detector.classifier.size))
     p = detector.classifier.probabilities(x)
@@ -125,6 +152,13 @@ def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
         turns = [np.ascontiguousarray(np.rot90(x[unsure], k, axes=(2, 3))) for k in (1, 2, 3)]
         pu = detector.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
         p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
+    return p
+
+
+def top_names(detector, p, top: int = 5) -> list[tuple]:
+    """Each row of probabilities as its ``top`` card names, ``((name, probability), ...)`` (no 'none')."""
+    import numpy as np
+
     names = detector.classifier_names
     out = []
     for row in p:
@@ -133,24 +167,52 @@ def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
     return out
 
 
-def corner_probabilities(detector, image, result, top: int = 5) -> list[tuple | None]:
-    """For each raw detection of ``result``: the classifier's ``top`` names for a corner index (None for
-    whole-card boxes): the deck rule's second choices."""
-    d = result.detections
-    out: list[tuple | None] = [None] * len(d)
-    labels = d.data.get("label") if len(d) else None
-    idx = [i for i in range(len(d)) if labels is None or str(labels[i]) != "card"]
-    for i, probs in zip(idx, classify_boxes(detector, image, [d.xyxy[i] for i in idx], top)):
-        out[i] = probs
-    return out
+def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
+    """The classifier's ``top`` names for the corner index in each box."""
+    if detector.classifier is None:
+        return [() for _ in boxes]
+    return top_names(detector, class_probabilities(detector, image, boxes), top)
+
+
+def detect_with_probabilities(detector, image):
+    """``(DetectionResult, corner_probs)``: the detector's result, with every corner index classified once and its
+    best names kept (``Detector.detect`` keeps only the best one): the deck rule's second choices. None for
+    whole-card boxes."""
+    import numpy as np
+
+    from vision.detections import Detections
+
+    if detector.classifier is None:  # a detector that names cards itself
+        result = detector.detect(image)
+        return result, [None] * len(result.detections)
+    boxes, passes = detector.find_boxes(image)
+    n = len(boxes)
+    label = np.array([detector.labels[c] if 0 <= c < len(detector.labels) else str(c) for c in boxes.class_id],
+                     dtype=object)
+    card = np.full(n, "", dtype=object)
+    card_conf = np.zeros(n, np.float32)
+    probs: list = [None] * n
+    idx = np.flatnonzero(boxes.class_id == detector.index_class)
+    p = class_probabilities(detector, image, boxes.xyxy[idx])
+    if len(idx):
+        best = p.argmax(axis=1)
+        card[idx] = [detector.classifier_names[b] for b in best]  # "" where the answer is 'none'
+        card_conf[idx] = p[np.arange(len(idx)), best]
+        for i, names in zip(idx, top_names(detector, p)):
+            probs[i] = names
+    named = Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id,
+                       data={**boxes.data, "label": label, "card": card, "card_confidence": card_conf})
+    result = detector.assemble(named, image.shape[:2])
+    result.tiles = passes
+    return result, probs
 
 
 def _read(detector, image):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
 
-    result = detector.detect(image)
-    sightings, centres = sightings_from_detection(result, corner_probabilities(detector, image, result))
+    result, corner_probs = detect_with_probabilities(detector, image)
+    sightings, centres = sightings_from_detection(result, corner_probs)
     centres = centres if len(centres) >= 4 else None
     reading = grid_from_cards(sightings, centres)
     probes = probe_boxes(reading, sightings)
