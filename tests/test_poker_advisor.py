@@ -335,3 +335,34 @@ def test_two_ply_rollouts_are_reproducible_and_legal():
     assert a == b
     assert sorted(o.placement for o in a.options) == sorted(state.legal_cells())
     assert A.advise(state, np.random.default_rng(4), samples=64, lookahead=0).options  # one-ply rollouts still there
+
+
+def test_both_rollout_kernels_share_one_per_sample_loop():
+    """Issue 11: mc_scores and mc_scores_lookahead repeated their per-sample loop; now both call _rollout_scores."""
+    import inspect
+
+    from assistant.advisors import poker_kernels as K
+
+    for kernel in (K.mc_scores, K.mc_scores_lookahead):
+        source = inspect.getsource(kernel.py_func)
+        assert "_rollout_scores(" in source and "while t < 25" not in source
+    assert "while t < 25" in inspect.getsource(K._rollout_scores.py_func)
+
+
+def test_a_two_ply_beam_of_one_plays_as_the_one_ply_policy():
+    """With a beam of one cell the two-ply first step is the one-ply policy's cell: the same play, the same scores."""
+    from assistant.advisors import poker_kernels as K
+    from assistant.advisors.poker_advisor import value_tables
+
+    mode, T, V, pts = value_tables("american", False, True)
+    order = [c.index for c in deal_order(5)]
+    grid = np.full(25, -1, np.int64)
+    grid[[0, 6, 12, 18, 24, 3]] = order[:6]
+    unseen = np.array(sorted(set(range(52)) - set(order[:7])), np.int64)
+    rng = np.random.default_rng(5)
+    decks = unseen[np.argsort(rng.random((8, unseen.size)), axis=1)[:, :18]]
+    cells = np.array([1, 2, 5, 7], np.int64)
+    one_ply = K.mc_scores(grid, order[6], cells, decks, False, mode, T, V, pts)
+    first = np.full((25, 52), -1, np.int64)
+    beam_one = K.mc_scores_lookahead(grid, order[6], cells, decks, unseen, first, 1, mode, T, V, pts)
+    assert np.array_equal(one_ply, beam_one)

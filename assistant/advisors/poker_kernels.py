@@ -566,29 +566,9 @@ def state_keys(grid0, deck_aware):
 def mc_scores(grid0, card, cells, decks, adjacent, mode, T, V, pts):
     """Final scores [len(cells), len(decks)]: ``card`` put on each candidate cell, then the policy plays
     the cards of each sampled deck in order (common random numbers: the same decks for every cell)."""
-    nc = cells.shape[0]
-    ns = decks.shape[0]
-    out = np.zeros((nc, ns), dtype=np.float64)
-    base = _new_state()
-    occ0, t0 = _fill_base(base, grid0)
-    grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
-    gains = np.zeros(10, dtype=np.float64)
-    for a in range(nc):
-        for s in range(ns):
-            _copy_state(base, grid, lines, counts, rcnt, mask, lsuit, pat, key)
-            _place_state(cells[a], card, grid, lines, counts, rcnt, mask, lsuit, pat, key)
-            occ = occ0 | (1 << cells[a])
-            t = t0 + 1
-            i = 0
-            while t < 25:
-                c = decks[s, i]
-                i += 1
-                cell = _policy(c, t, occ, adjacent, mode, T, V, pts, gains, grid, lines, counts, rcnt, mask, lsuit, pat, key)
-                _place_state(cell, c, grid, lines, counts, rcnt, mask, lsuit, pat, key)
-                occ |= 1 << cell
-                t += 1
-            out[a, s] = grid_score(grid, pts)
-    return out
+    no_first = np.full((1, 1), -1, dtype=np.int64)
+    return _rollout_scores(grid0, card, cells, decks, adjacent, np.zeros(0, dtype=np.int64), no_first, 0,
+                           mode, T, V, pts)
 
 
 @njit(cache=True)
@@ -675,14 +655,22 @@ def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T,
     choice (:func:`_lookahead_cell` over the other unseen cards), the rest by the one-ply policy. The first card's
     cell depends only on the candidate and the card, so it is kept in ``first[candidate, card]`` (-1: not yet
     known) from batch to batch."""
+    return _rollout_scores(grid0, card, cells, decks, False, unseen, first, beam, mode, T, V, pts)
+
+
+@njit(cache=True)
+def _rollout_scores(grid0, card, cells, decks, adjacent, unseen, first, beam, mode, T, V, pts):
+    """The per-sample loop of both rollout kernels: for each candidate cell and sampled deck, ``card`` goes on the
+    cell, then the deck's cards are placed in order, the first by the two-ply choice when ``beam`` > 0 (free
+    placement; cached in ``first``), every other by the one-ply policy; the final grid's score."""
     nc = cells.shape[0]
     ns = decks.shape[0]
     out = np.zeros((nc, ns), dtype=np.float64)
     base = _new_state()
     occ0, t0 = _fill_base(base, grid0)
     grid, lines, counts, rcnt, mask, lsuit, pat, key = _new_state()
-    tmp = _new_state()
     gains = np.zeros(10, dtype=np.float64)
+    tmp = _new_state()
     cand = np.zeros(25, dtype=np.int64)
     candv = np.zeros(25, dtype=np.float64)
     others = np.zeros(max(unseen.shape[0] - 1, 1), dtype=np.int64)
@@ -696,7 +684,7 @@ def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T,
             while t < 25:
                 c = decks[s, i]
                 i += 1
-                if i == 1:
+                if i == 1 and beam > 0:
                     cell = first[cells[a], c]
                     if cell < 0:
                         n = 0
@@ -709,8 +697,8 @@ def mc_scores_lookahead(grid0, card, cells, decks, unseen, first, beam, mode, T,
                                                cand, candv)
                         first[cells[a], c] = cell
                 else:
-                    cell = _policy(c, t, occ, False, mode, T, V, pts, gains, grid, lines, counts, rcnt, mask, lsuit,
-                                   pat, key)
+                    cell = _policy(c, t, occ, adjacent, mode, T, V, pts, gains, grid, lines, counts, rcnt, mask,
+                                   lsuit, pat, key)
                 _place_state(cell, c, grid, lines, counts, rcnt, mask, lsuit, pat, key)
                 occ |= 1 << cell
                 t += 1
