@@ -24,6 +24,11 @@ How the grid is found (robust to any rotation, perspective, uneven gaps and croo
    reading, or stays unread.
 
 A cell with no reading is ``None`` and named in a warning; it is never guessed.
+
+For the live camera: ``grid_from_detection(detector.detect(frame))`` (the detector's best name per corner). A still
+photo is read better by ``assistant.commands.score_photo.read_grid(detector, image)``: each corner's five best
+names (the deck rule's second choices), a second look in tiles, and the corners of unread cells looked for where
+the other cards show theirs (:func:`probe_boxes`).
 """
 
 from __future__ import annotations

@@ -187,3 +187,15 @@ def test_a_real_photo_of_five_loose_cards_is_no_grid_and_says_so():
     assert obj["rows"] == [[None] * 5] * 5 and (obj["american"], obj["english"]) == (0, 0)
     assert len(obj["warnings"]) == 1 and obj["warnings"][0].endswith(
         "not laid out in a grid: no grid to score (lay out all 25 in 5 rows of 5)")
+
+
+def test_read_photo_applies_the_exif_orientation_and_refuses_cut_off_jpegs(tmp_path):
+    """cv2.imdecode with IMREAD_COLOR turns the stored pixels by the EXIF Orientation tag, as cv2.imread does."""
+    from assistant.commands.score_photo import read_photo
+
+    image = read_photo(FIX / "grid_phone_exif.jpg")
+    assert image.shape == (480, 640, 3)  # stored 480 wide and 640 high, shown landscape
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes((FIX / "grid_phone_exif.jpg").read_bytes()[:-500])
+    with pytest.raises(ValueError, match="cut off"):
+        read_photo(cut)

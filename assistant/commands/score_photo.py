@@ -17,9 +17,13 @@ cells, the deck's rule (each card once) gives it to the cell with more evidence;
 reading or stays unread; ``notes`` say where that rule decided. ``doubts`` name cells read with a close second
 reading (worth a look). Lines with an unread cell score 0.
 
-Exit code: 0 when every photo gave a clean grid of 25 cards; 1 when a photo shows fewer or more than 25 cards, a
-card twice, two cards in a cell, a missing row or an unreadable cell (the complete lines are still scored);
-2 when a file is missing or not a readable image (the other photos are still scored).
+Exit code: 0 when every photo gave a grid of 25 cards (doubts and the deck rule's notes allowed); 1 when a photo
+shows fewer or more than 25 cards, a card read twice that the deck rule cannot settle, two cards in a cell, a
+missing row or an unreadable cell (the complete lines are still scored); 2 when a file is missing or not a readable
+image, or a JPEG is cut off (the other photos are still scored).
+
+For a program: ``read_grid(detector, image) -> (GridReading, DetectionResult)`` does all of it for one picture
+(``assistant.photo_grid`` has the geometry; the live camera can call ``grid_from_detection`` on a frame's result).
 
 ``--draw DIR`` writes each photo with the grid's cells and the card read in each (``DIR/<name>.grid.jpg``).
 """
