@@ -393,3 +393,18 @@ def test_random_legal_games(seed, choices, adjacent, english):
         s.undo()
         s.undo()
     assert s.to_dict() == PokerState(rules).to_dict() and len(s.unseen()) == 52
+
+
+def test_the_engine_is_split_as_sir_tommys_and_every_old_name_still_imports():
+    """Issue 11: poker.py held rules, placements, scores, grid text, state, saves and players in 672 lines."""
+    import assistant.games.poker as facade
+    from assistant.games import poker_grid, poker_io, poker_players, poker_rules
+
+    homes = {"PokerRules": poker_rules, "Placement": poker_rules, "LineScore": poker_grid, "GridScore": poker_grid,
+             "score_grid": poker_grid, "parse_grid": poker_grid, "format_grid": poker_grid,
+             "rank_players": poker_players, "caller_cards": poker_players, "SAVE_FORMAT": poker_io}
+    for name, module in homes.items():
+        assert getattr(facade, name) is getattr(module, name), name
+    for name in ("IllegalMoveError", "PokerArrays", "Step", "PokerState", "SIZE", "CELLS"):
+        assert hasattr(facade, name)
+    assert facade.PokerState.from_dict(facade.PokerState(facade.PokerRules.preset("english")).to_dict()).rules.scoring == "english"

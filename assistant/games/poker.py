@@ -23,26 +23,26 @@ The game is a game of chance: the state never draws a card itself. The caller (a
 ``assistant.deals.deal_order(seed)``) names each turned card with :meth:`PokerState.turn`.
 
 Cells are :class:`Placement` values, 0-based ``(row, col)``, written ``r1c3`` for people (1-based row, column).
+
+The engine is split as Sir Tommy's is: ``poker_rules`` (rules, placements), ``poker_grid`` (scores, grid text),
+``poker_io`` (saves), ``poker_players`` (the caller, the ranking) and this module (the state). Every name stays
+importable from here (``from assistant.games.poker import Placement, score_grid, ...``).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
 from assistant.cards import Card, CardError, full_deck
 from assistant.games.errors import IllegalMoveError
-from assistant.games.poker_hands import (
-    LINE_NAMES,
-    LINES,
-    HandCategory,
-    Scoring,
-    classify,
-    hand_points,
-)
+from assistant.games.poker_grid import GridScore, LineScore, format_grid, format_grid_cards, parse_grid, score_grid
+from assistant.games.poker_hands import Scoring
+from assistant.games.poker_io import SAVE_FORMAT, SAVE_VERSION, state_from_dict, state_to_dict
+from assistant.games.poker_players import caller_cards, rank_players
+from assistant.games.poker_rules import _WIN, CELLS, SIZE, Placement, PokerRules
 
 __all__ = [
     "IllegalMoveError",
@@ -55,308 +55,15 @@ __all__ = [
     "PokerState",
     "parse_grid",
     "format_grid",
+    "format_grid_cards",
     "score_grid",
     "rank_players",
     "caller_cards",
     "SIZE",
     "CELLS",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
 ]
-
-SIZE = 5
-CELLS = SIZE * SIZE
-SAVE_FORMAT = "patience-lens/poker"
-SAVE_VERSION = 1
-
-
-# --------------------------------------------------------------------------------------------------- rules
-
-_WIN = {  # (shuffle, scoring) -> points needed; 004 "Gewonnen?" and "Poker Shuffle"
-    (False, Scoring.AMERICAN): 200,
-    (False, Scoring.ENGLISH): 70,
-    (True, Scoring.AMERICAN): 310,
-    (True, Scoring.ENGLISH): 120,
-}
-
-
-@dataclass(frozen=True)
-class PokerRules:
-    """The rules agreed before the game (004: "Legt vorher fest, welche gilt." / "vor dem Spiel festlegen").
-
-    ``scoring``: ``"american"`` or ``"english"`` (a :class:`Scoring`, which compares equal to the text).
-    ``adjacent_only``: "Nur neben eine Karte" — after the first card every card goes next to a placed one
-    (orthogonally or diagonally). ``shuffle``: Poker Shuffle — all 25 cards known first, free arrangement.
-    """
-
-    scoring: Scoring = Scoring.AMERICAN
-    adjacent_only: bool = False
-    shuffle: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "scoring", Scoring.parse(self.scoring))
-        for name in ("adjacent_only", "shuffle"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if self.adjacent_only and self.shuffle:
-            raise ValueError("'adjacent_only' (Nur neben eine Karte) does not apply to Poker Shuffle, "
-                             "where the 25 cards are arranged freely")
-
-    @property
-    def win_threshold(self) -> int:
-        """004: "gewonnen, wenn du mit amerikanischer Wertung 200 Punkte oder mit englischer Wertung 70 Punkte
-        erreichst"; Poker Shuffle: "ab 310 Punkten (amerikanisch) oder 120 (englisch)"."""
-        return _WIN[(self.shuffle, self.scoring)]
-
-    @property
-    def name(self) -> str | None:
-        """The preset name of these rules (``"english-adjacent"``), None if they match no preset."""
-        for n, r in _PRESETS.items():
-            if r == self:
-                return n
-        return None
-
-    def describe(self) -> str:
-        parts = [f"{self.scoring.value} scoring"]
-        if self.adjacent_only:
-            parts.append("only next to a card (Nur neben eine Karte)")
-        if self.shuffle:
-            parts.append("Poker Shuffle")
-        parts.append(f"win at {self.win_threshold}")
-        return ", ".join(parts)
-
-    @staticmethod
-    def preset_names() -> list[str]:
-        return list(_PRESETS) + list(_ALIASES)
-
-    @classmethod
-    def preset(cls, name: str) -> "PokerRules":
-        """Rules by name: american, english, american-adjacent, english-adjacent, american-shuffle,
-        english-shuffle; aliases adjacent (= american-adjacent), shuffle (= american-shuffle).
-        Unknown name: ValueError listing the names."""
-        key = str(name).strip().lower().replace("_", "-").replace(" ", "-")
-        key = _ALIASES.get(key, key)
-        if key not in _PRESETS:
-            raise ValueError(f"unknown Poker Patience rules {name!r}; choose one of: {', '.join(cls.preset_names())}")
-        return _PRESETS[key]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"scoring": self.scoring.value, "adjacent_only": self.adjacent_only, "shuffle": self.shuffle}
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "PokerRules":
-        if not isinstance(data, dict):
-            raise ValueError(f"poker rules must be an object, got {type(data).__name__}")
-        unknown = set(data) - {"scoring", "adjacent_only", "shuffle"}
-        if unknown:
-            raise ValueError(f"unknown poker rules field(s): {', '.join(sorted(unknown))}")
-        return cls(**data)
-
-
-_PRESETS: dict[str, PokerRules] = {
-    "american": PokerRules(Scoring.AMERICAN),
-    "english": PokerRules(Scoring.ENGLISH),
-    "american-adjacent": PokerRules(Scoring.AMERICAN, adjacent_only=True),
-    "english-adjacent": PokerRules(Scoring.ENGLISH, adjacent_only=True),
-    "american-shuffle": PokerRules(Scoring.AMERICAN, shuffle=True),
-    "english-shuffle": PokerRules(Scoring.ENGLISH, shuffle=True),
-}
-_ALIASES = {"adjacent": "american-adjacent", "shuffle": "american-shuffle"}
-
-
-# --------------------------------------------------------------------------------------------------- placements
-
-_PLACEMENT_RE = re.compile(r"^\s*r\s*(\d+)\s*c\s*(\d+)\s*$", re.I)
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class Placement:
-    """A cell of the 5x5 square, 0-based. Text for people: ``r1c3`` = row 1, column 3 (1-based)."""
-
-    row: int
-    col: int
-
-    def __post_init__(self) -> None:
-        for name in ("row", "col"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                raise ValueError(f"placement {name} must be an integer, got {v!r}")
-            if not 0 <= v < SIZE:
-                raise IllegalMoveError(f"{name} {v + 1} is outside the square (rows and columns 1-{SIZE})")
-            object.__setattr__(self, name, int(v))
-
-    @property
-    def cell(self) -> int:
-        """Row-major cell index 0..24, as in :meth:`PokerState.to_arrays`."""
-        return self.row * SIZE + self.col
-
-    @classmethod
-    def from_cell(cls, cell: int) -> "Placement":
-        if not 0 <= cell < CELLS:
-            raise IllegalMoveError(f"cell {cell} is outside the square (0..{CELLS - 1})")
-        return cls(cell // SIZE, cell % SIZE)
-
-    @classmethod
-    def parse(cls, text: str) -> "Placement":
-        """Read ``r1c3`` (also ``R1C3``, ``r 1 c 3``); ValueError naming the text otherwise."""
-        m = _PLACEMENT_RE.match(text) if isinstance(text, str) else None
-        if not m:
-            raise ValueError(f"{text!r} is not a cell: write r<row>c<column>, 1-based, e.g. r1c3")
-        return cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
-
-    @classmethod
-    def coerce(cls, value: "Placement | str | tuple[int, int]") -> "Placement":
-        if isinstance(value, Placement):
-            return value
-        if isinstance(value, str):
-            return cls.parse(value)
-        if isinstance(value, tuple) and len(value) == 2:
-            return cls(*value)
-        raise ValueError(f"{value!r} is not a cell: give a Placement, (row, col) 0-based, or text like r1c3")
-
-    def neighbours(self) -> list["Placement"]:
-        """The up to eight cells around this one: "darüber, darunter, daneben oder schräg" (004)."""
-        out = []
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                r, c = self.row + dr, self.col + dc
-                if (dr or dc) and 0 <= r < SIZE and 0 <= c < SIZE:
-                    out.append(Placement(r, c))
-        return out
-
-    def __str__(self) -> str:
-        return f"r{self.row + 1}c{self.col + 1}"
-
-
-# --------------------------------------------------------------------------------------------------- scores
-
-
-@dataclass(frozen=True)
-class LineScore:
-    """One row or column: its five cells (None = empty), its hand (None while incomplete) and points."""
-
-    name: str  # "row 1" .. "column 5"
-    cards: tuple[Card | None, ...]
-    category: HandCategory | None
-    points: int
-
-    @property
-    def complete(self) -> bool:
-        return self.category is not None
-
-
-@dataclass(frozen=True)
-class GridScore:
-    """004, "Wertung": "Ist das Quadrat voll, wertest du alle fünf Reihen und fünf Spalten – zusammen zehn Hände –
-    und zählst die Punkte zusammen." Incomplete lines count 0 until they are full."""
-
-    scoring: Scoring
-    rows: tuple[LineScore, ...]
-    columns: tuple[LineScore, ...]
-    threshold: int
-
-    @property
-    def lines(self) -> tuple[LineScore, ...]:
-        return self.rows + self.columns
-
-    @property
-    def total(self) -> int:
-        return sum(line.points for line in self.lines)
-
-    @property
-    def complete(self) -> bool:
-        return all(line.complete for line in self.lines)
-
-    @property
-    def won(self) -> bool:
-        """Full square and at least the threshold (200/70; Poker Shuffle 310/120)."""
-        return self.complete and self.total >= self.threshold
-
-    def to_dict(self) -> dict[str, Any]:
-        def line(ls: LineScore) -> dict[str, Any]:
-            return {
-                "cards": [None if c is None else str(c) for c in ls.cards],
-                "hand": None if ls.category is None else ls.category.label,
-                "points": ls.points,
-            }
-
-        return {
-            "scoring": self.scoring.value,
-            "total": self.total,
-            "threshold": self.threshold,
-            "won": self.won,
-            "rows": [line(x) for x in self.rows],
-            "columns": [line(x) for x in self.columns],
-        }
-
-
-def score_grid(cells: Sequence[Card | None], scoring: Scoring | str = Scoring.AMERICAN,
-               threshold: int | None = None) -> GridScore:
-    """Score a row-major list of 25 cells (Card or None). ``threshold`` defaults to the standard 200/70."""
-    scoring = Scoring.parse(scoring)
-    cells = list(cells)
-    if len(cells) != CELLS:
-        raise ValueError(f"a grid has {CELLS} cells, got {len(cells)}")
-    lines = []
-    for name, idx in zip(LINE_NAMES, LINES):
-        cards = tuple(cells[i] for i in idx)
-        if any(c is None for c in cards):
-            lines.append(LineScore(name, cards, None, 0))
-        else:
-            cat = classify(cards)  # type: ignore[arg-type]
-            lines.append(LineScore(name, cards, cat, hand_points(cat, scoring)))
-    if threshold is None:
-        threshold = _WIN[(False, scoring)]
-    return GridScore(scoring, tuple(lines[:5]), tuple(lines[5:]), threshold)
-
-
-# --------------------------------------------------------------------------------------------------- grid text
-
-
-def parse_grid(text: str) -> list[Card]:
-    """Read a full square of 25 cards, row-major: rows separated by ``/`` or by line breaks, cards by spaces or
-    commas (``AH AD JS JC JH / 9H 7D 9S 9C 7H / ...``); 25 cards with no separator are read as 5 rows of 5.
-
-    Errors (ValueError, CardError for card problems) name the row: a row without 5 cards, a text that is not a
-    card, a card twice.
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"expected the grid as text, got {type(text).__name__}")
-    if "/" in text:
-        rows = text.split("/")
-    else:
-        rows = [ln for ln in text.splitlines() if ln.strip()]
-    rows = [r.replace(",", " ").split() for r in rows]
-    if len(rows) == 1 and len(rows[0]) == CELLS:
-        rows = [rows[0][i:i + SIZE] for i in range(0, CELLS, SIZE)]
-    if len(rows) != SIZE:
-        total = sum(len(r) for r in rows)
-        raise ValueError(f"a grid has {SIZE} rows of {SIZE} cards separated by '/', got {len(rows)} row(s) "
-                         f"({total} card(s))")
-    out: list[Card] = []
-    where: dict[Card, int] = {}
-    for r, tokens in enumerate(rows, 1):
-        if len(tokens) != SIZE:
-            raise ValueError(f"row {r} has {len(tokens)} card(s), a row needs {SIZE}: {' '.join(tokens) or '(empty)'}")
-        for c, tok in enumerate(tokens, 1):
-            try:
-                card = Card.parse(tok)
-            except CardError as exc:
-                raise CardError(f"row {r}, card {c}: {exc}") from None
-            if card in where:
-                same = "row" if where[card] == r else f"rows {where[card]} and"
-                raise CardError(f"{card} appears twice ({same} {r}): a deck has each card once")
-            where[card] = r
-            out.append(card)
-    return out
-
-
-def format_grid(cells: Sequence[Card | None], empty: str = "--") -> str:
-    """The inverse of :func:`parse_grid`: ``Ah Ad Js Jc Jh / 9h ...`` (empty cells as ``--``)."""
-    cells = list(cells)
-    return " / ".join(" ".join(empty if x is None else str(x) for x in cells[r * SIZE:(r + 1) * SIZE])
-                      for r in range(SIZE))
-
-
-# --------------------------------------------------------------------------------------------------- state
 
 
 class PokerArrays(NamedTuple):
@@ -564,61 +271,15 @@ class PokerState:
         current = int(pending[0]) if pending.size else -1
         return PokerArrays(grid, current, pending, unseen)
 
+    # -- save files (assistant/games/poker_io.py) ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe save: rules, cards in the order turned, placements in the order played."""
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "rules": self.rules.to_dict(),
-            "dealt": [str(c) for c in self._dealt],
-            "placements": [[str(s.card), str(s.placement)] for s in self._history],
-        }
+        return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> "PokerState":
         """Rebuild a state saved by :meth:`to_dict` by replaying it; corrupt data: ValueError saying what is wrong."""
-        if not isinstance(data, dict):
-            raise ValueError(f"not a Poker Patience save: expected an object, got {type(data).__name__}")
-        if data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"not a Poker Patience save (format {data.get('format')!r}, expected {SAVE_FORMAT!r})")
-        if data.get("version") != SAVE_VERSION:
-            raise ValueError(f"unsupported Poker Patience save version {data.get('version')!r} "
-                             f"(this program reads {SAVE_VERSION})")
-        for key in ("rules", "dealt", "placements"):
-            if key not in data:
-                raise ValueError(f"corrupt Poker Patience save: '{key}' is missing")
-        try:
-            rules = PokerRules.from_dict(data["rules"])
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"corrupt Poker Patience save: rules: {exc}") from None
-        dealt, placements = data["dealt"], data["placements"]
-        if not isinstance(dealt, list) or not isinstance(placements, list):
-            raise ValueError("corrupt Poker Patience save: 'dealt' and 'placements' must be lists")
-        state = cls(rules)
-        try:
-            cards = [Card.parse(t) for t in dealt]
-            steps = []
-            for i, item in enumerate(placements, 1):
-                if not (isinstance(item, list) and len(item) == 2):
-                    raise ValueError(f"placement {i} must be [card, cell], got {item!r}")
-                steps.append((Card.parse(item[0]), Placement.parse(item[1])))
-            if rules.shuffle:
-                for c in cards:
-                    state.turn(c)
-                for c, p in steps:
-                    state.place(p, c)
-            else:
-                if len(steps) > len(cards) or len(cards) > len(steps) + 1:
-                    raise ValueError(f"{len(cards)} card(s) turned but {len(steps)} placed")
-                for i, c in enumerate(cards):
-                    state.turn(c)
-                    if i < len(steps):
-                        if steps[i][0] != c:
-                            raise ValueError(f"placement {i + 1} is {steps[i][0]} but card {i + 1} turned was {c}")
-                        state.place(steps[i][1])
-        except ValueError as exc:  # CardError and IllegalMoveError are ValueErrors
-            raise ValueError(f"corrupt Poker Patience save: {exc}") from None
-        return state
+        return state_from_dict(cls, data)
 
     @classmethod
     def from_grid(cls, cards: Sequence[Card | None], rules: PokerRules | None = None) -> "PokerState":
@@ -644,29 +305,3 @@ class PokerState:
 
     def __repr__(self) -> str:
         return f"PokerState({self.rules.name or self.rules}, {format_grid(self._grid)}, pending={format_grid_cards(self._pending)})"
-
-
-def format_grid_cards(cards: Iterable[Card]) -> str:
-    return "[" + " ".join(str(c) for c in cards) + "]"
-
-
-# --------------------------------------------------------------------------------------------------- players
-
-
-def caller_cards(seed: int, count: int = CELLS) -> list[Card]:
-    """The caller's first ``count`` cards for ``seed`` (004, Mehrere Spieler: "Einer mischt und sagt jede
-    aufgedeckte Karte an"); every player gets the same order from ``assistant.deals.deal_order(seed)``."""
-    from assistant.deals import deal_order
-
-    return deal_order(seed)[:count]
-
-
-def rank_players(scores: dict[str, int]) -> list[tuple[int, str, int]]:
-    """004: "Die höchste Summe gewinnt." -> ``[(place, name, score), ...]``, best first. Equal scores share a
-    place and the next place is skipped (standard competition ranking: 1, 1, 3); equal scores list by name."""
-    ordered = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-    out: list[tuple[int, str, int]] = []
-    for i, (name, score) in enumerate(ordered):
-        place = out[-1][0] if out and out[-1][2] == score else i + 1
-        out.append((place, name, score))
-    return out
