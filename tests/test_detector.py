@@ -259,3 +259,14 @@ def test_a_dynamic_shape_detector_takes_each_image_at_its_own_aspect():
 def test_a_fixed_shape_detector_refuses_another_input_size():
     with pytest.raises(ValueError, match="fixed 480x640 input"):
         Detector(model_dir=FAKE, imgsz=320)
+
+
+def test_the_detector_module_is_split_and_keeps_its_names():
+    """Issue 11: detector.py mixed the model manifest, result types, drawing and the detector."""
+    import vision.detector as facade
+    from vision import drawing, model_files, results
+
+    for name, module in (("ModelSpec", model_files), ("default_model_dir", model_files), ("MANIFEST", model_files),
+                         ("SeenCard", results), ("DetectionResult", results), ("draw_result", drawing)):
+        assert getattr(facade, name) is getattr(module, name), name
+    assert set(facade.__all__) <= set(dir(facade))

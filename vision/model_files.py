@@ -1,0 +1,61 @@
+"""What is in a model folder: the manifest ``vision.json`` (files, classes, crop recipe) or the plain file names,
+and where the default folder is (``$PATIENCE_LENS_MODELS``, else ``models/`` beside the ``vision`` package).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.crops import DEFAULT_PAD, DEFAULT_SIZE
+from vision.onnx_backend import ModelFileError
+
+MANIFEST = "vision.json"
+ENV_MODELS = "PATIENCE_LENS_MODELS"
+
+
+def default_model_dir() -> Path:
+    env = os.environ.get(ENV_MODELS)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1] / "models"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What is in a model folder."""
+
+    detector: Path
+    detector_classes: list[str] | None = None
+    classifier: Path | None = None
+    classifier_classes: list[str] | None = None
+    crop_size: int = DEFAULT_SIZE  # the training crops' size; resized to the classifier's input after cutting
+    crop_pad: float = DEFAULT_PAD
+
+    @classmethod
+    def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
+        d = Path(model_dir)
+        if not d.is_dir():
+            raise ModelFileError(f"model folder {d} not found: pass --model DIR with detector.onnx (and classifier.onnx)")
+        manifest = d / MANIFEST
+        if manifest.is_file():
+            try:
+                m = json.loads(manifest.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ModelFileError(f"{manifest} is not valid JSON ({exc})") from exc
+            det = m.get("detector") or {}
+            clf = m.get("classifier") or None
+            det_file = d / det.get("file", "detector.onnx")
+            clf_file = d / clf.get("file", "classifier.onnx") if clf else None
+            return cls(detector=det_file, detector_classes=det.get("classes"),
+                       classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
+                       crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)))
+        det_file = d / "detector.onnx"
+        if not det_file.is_file():
+            onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)
+            if len(onnx) == 1:
+                det_file = onnx[0]
+        clf_file = d / "classifier.onnx"
+        return cls(detector=det_file, classifier=clf_file if clf_file.is_file() else None)
