@@ -178,25 +178,27 @@ def _axis_directions(points: np.ndarray, k: int = 4) -> tuple[np.ndarray, np.nda
 def _walk(points: np.ndarray, basis: np.ndarray) -> np.ndarray:
     """Lattice numbers (n, 2) for the cards reachable from the middle card one step at a time; (-9999) elsewhere.
 
-    ``basis``: 2x2, columns = one step along each axis in pixels."""
+    ``basis``: 2x2, columns = one step along each axis in pixels. Each card reached carries its own steps, taken
+    from the step that reached it: under perspective the steps shrink row by row, and the walk follows them."""
     n = len(points)
     coords = np.full((n, 2), -9999, dtype=np.int64)
     centre = np.median(points, axis=0)
     start = int(np.argmin(np.hypot(*(points - centre).T)))
     coords[start] = 0
-    inv = np.linalg.inv(basis)
+    local = {start: np.asarray(basis, float)}
     queue = [start]
     taken = {(0, 0)}
     while queue:
         p = queue.pop(0)
-        rel = (points - points[p]) @ inv.T  # lattice offsets of every card from p
+        here = local[p]
+        rel = (points - points[p]) @ np.linalg.inv(here).T  # lattice offsets of every card from p
         order = np.argsort(np.hypot(*(points - points[p]).T))
         for q in order:
             if coords[q, 0] != -9999:
                 continue
             a, b = rel[q]
             ra, rb = round(a), round(b)
-            if (ra, rb) == (0, 0) or max(abs(ra), abs(rb)) > 2:
+            if (ra, rb) == (0, 0) or max(abs(ra), abs(rb)) > 1:  # one step at a time (gaps: the homography)
                 continue
             if abs(a - ra) > WALK_TOLERANCE or abs(b - rb) > WALK_TOLERANCE:
                 continue
@@ -205,6 +207,15 @@ def _walk(points: np.ndarray, basis: np.ndarray) -> np.ndarray:
                 continue
             coords[q] = cell
             taken.add(cell)
+            steps = here.copy()
+            d = points[q] - points[p]
+            if rb == 0:
+                steps[:, 0] = d / ra
+            elif ra == 0:
+                steps[:, 1] = d / rb
+            if abs(np.linalg.det(steps)) < 0.25 * abs(np.linalg.det(here)):
+                steps = here
+            local[int(q)] = steps
             queue.append(int(q))
     return coords
 

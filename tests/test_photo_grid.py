@@ -73,12 +73,16 @@ def test_any_rotation_reads_the_rows_as_seen_in_the_picture(angle, turns):
     assert reading.complete
 
 
-@pytest.mark.parametrize("tilt", [0.03, -0.03, 0.06])
-def test_perspective_far_rows_smaller_than_near_ones(tilt):
-    """A camera held at an angle: the far rows are much smaller than the near ones (up to ~2x here)."""
-    s, centres = deal(angle=15, tilt=tilt)
-    reading = grid_from_cards(s, centres)
-    assert reading.rows == DEALT.tolist()
+@pytest.mark.parametrize("tilt", [0.03, -0.03, 0.06, 0.08, -0.08])
+@pytest.mark.parametrize("angle", [0, 15, 100])
+def test_perspective_far_rows_smaller_than_near_ones(tilt, angle):
+    """A camera held at an angle: the near row's cards are up to ~1.8x as far apart as the far row's (tilt 0.08)."""
+    s, centres = deal(angle=angle, tilt=tilt)
+    expected = np.rot90(DEALT, -1 if angle == 100 else 0).tolist()
+    assert grid_from_cards(s, centres).rows == expected
+    assert grid_from_cards(s, None).rows == expected
+    near_far = np.ptp(centres[:5, 0]) / np.ptp(centres[20:, 0])
+    assert abs(tilt) < 0.07 or max(near_far, 1 / near_far) > 1.5
 
 
 def test_uneven_gaps_and_crooked_cards():
