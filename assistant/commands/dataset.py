@@ -70,6 +70,8 @@ def add_parser(subparsers) -> None:
     v.add_argument("--quick", action="store_true",
                    help="a brisk player: fewer turned cards laid beside the stock first, fewer idle hands, the "
                         "table still 0.4-0.9 s between moves (the demo)")
+    v.add_argument("--look", type=int, default=None,
+                   help="seed of the look (table, layout, camera, light, hands) apart from the deal (default: --seed)")
     v.add_argument("--out", type=Path, default=None,
                    help="output path without suffix (default datasets/videos/<game>-<seed>): writes .mp4 and .json")
     v.set_defaults(func=run)
@@ -224,7 +226,7 @@ def _video(args: argparse.Namespace) -> int:
         faces = deck_faces(deck)
     options = VideoOptions(width=width, height=height, fps=args.fps, speed=args.speed)
     if args.clean:
-        options.noise, options.jpeg, options.shake, options.light = (0.0, 0.0), (88, 92), 0.0, 0.3
+        options.noise, options.jpeg, options.shake, options.light = (0.0, 0.0), (88, 92), 0.0, 0.0
     if args.quick:
         options.two_step, options.hand_passes, options.still = 0.3, 0.05, (0.4, 0.9)
     if args.game == "poker":
@@ -238,7 +240,8 @@ def _video(args: argparse.Namespace) -> int:
         options.card_height = (lo, hi)
     out = args.out or (artwork.REPO / "datasets" / "videos" / f"{args.game}-{args.seed}")
     t0 = time.perf_counter()
-    truth = render_game(script, faces, out, seed=args.seed, options=options, meta={"deck": deck, "held_out": held})
+    look = args.seed if args.look is None else args.look
+    truth = render_game(script, faces, out, seed=look, options=options, meta={"deck": deck, "held_out": held, "look": look})
     secs = time.perf_counter() - t0
     print(f"{out}.mp4: {truth['frames']} frames ({truth['frames'] / args.fps:.0f} s of video, {deck}) in "
           f"{secs:.0f} s; truth in {out}.json: {sum(e['event'] == 'move' for e in truth['events'])} moves, "
