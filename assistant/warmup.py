@@ -28,6 +28,9 @@ from pathlib import Path
 from typing import Callable
 
 MESSAGE = "preparing the advisor (first run only: compiling its simulations)"
+#: Seconds the first-run compile waits before starting its child processes, so that the command's own start (its
+#: imports, the first panel) does not compete with two compilers for the two cores.
+CHILD_START_DELAY_S = 1.0
 
 
 # ------------------------------------------------------------------------------------------------ the stages
@@ -157,6 +160,7 @@ class Warmup:
         children: dict[str, subprocess.Popen] = {}
         if self.child_processes:
             env = {**os.environ, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+            time.sleep(CHILD_START_DELAY_S)
             queue, pending = list(self.order), list(self.order)
             while pending:
                 while queue and sum(c.poll() is None for c in children.values()) < 2:  # two at a time
