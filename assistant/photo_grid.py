@@ -277,6 +277,19 @@ def fit_lattice(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     basis = np.c_[e1 * s1, e2 * s2]
     if abs(np.linalg.det(basis)) < 1e-9:
         return None
+    # the walk starts at the middle card with the steps of its own neighbourhood (under strong perspective the
+    # whole picture's directions are an average of converging columns)
+    start = int(np.argmin(np.hypot(*(points - np.median(points, axis=0)).T)))
+    near = np.argsort(np.hypot(*(points - points[start]).T))[:13]
+    local = _axis_directions(points[near]) if len(near) >= 9 else None
+    if local is not None:
+        l1, l2, t1, t2 = local
+        if abs(l1 @ e1) < abs(l1 @ e2):  # keep the axes' order of the whole picture
+            l1, l2, t1, t2 = l2, l1, t2, t1
+        close = min(abs(l1 @ e1), abs(l2 @ e2)) > np.cos(np.radians(25))
+        similar = 0.6 < t1 / s1 < 1.6 and 0.6 < t2 / s2 < 1.6
+        if close and similar:  # the neighbourhood agrees with the picture, only bent by perspective
+            basis = np.c_[l1 * t1 * np.sign(l1 @ e1 or 1), l2 * t2 * np.sign(l2 @ e2 or 1)]
     coords = _walk(points, basis)
     h = None
     for _ in range(8):
