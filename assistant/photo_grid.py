@@ -369,7 +369,8 @@ def _empty_rows() -> list[list[str | None]]:
     return [[None] * SIZE for _ in range(SIZE)]
 
 
-def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequence[float]] | None = None) -> GridReading:
+def grid_from_cards(sightings: Iterable[Sighting],
+                    card_centres: Sequence[Sequence[float]] | None = None) -> GridReading:
     """Read the 5x5 grid.
 
     ``sightings``: every named reading: corner indices (several per card, perhaps disagreeing) or whole cards,
@@ -451,7 +452,8 @@ def grid_from_cards(sightings: Iterable[Sighting], card_centres: Sequence[Sequen
                                 f"took {top_name}")
             elif second_score >= SECOND_CARD_SHARE * top_score and where.get(second) is None:
                 doubts.append(f"{cell_name(r, c)}: {top_name} or {second}? took {top_name} (evidence "
-                              f"{top_score:.2f} against {second_score:.2f}; a misread corner, or two cards in one cell)")
+                              f"{top_score:.2f} against {second_score:.2f}; a misread corner, or two cards in one "
+                              "cell)")
     # cards that are outside the grid (a stray card, the stock, a card of the next deal)
     extra = sorted(n for n in outside if n not in where)
     # missing rows / columns / cells
@@ -620,7 +622,8 @@ def _name_centres(sightings: list[Sighting]) -> np.ndarray:
 def _too_few(n: int) -> str:
     if n == 0:
         return "no cards seen: no grid to score"
-    return f"{n} card{'s' if n != 1 else ''} seen, not laid out in a grid: no grid to score (lay out all 25 in 5 rows of 5)"
+    return (f"{n} card{'s' if n != 1 else ''} seen, not laid out in a grid: no grid to score "
+            "(lay out all 25 in 5 rows of 5)")
 
 
 # --------------------------------------------------------------------------------------------------- detector

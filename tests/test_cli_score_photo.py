@@ -61,7 +61,8 @@ def test_json_one_line_per_photo_every_cell_right_and_scored_by_the_engine(clean
                 assert obj["rows"][r][c] == rows[r][c], (obj["image"], r + 1, c + 1)
         am, en = engine_scores(rows)
         assert (obj["american"], obj["english"]) == (am.total, en.total)
-        assert [line["line"] for line in obj["lines"]] == [f"row {i}" for i in range(1, 6)] + [f"column {i}" for i in range(1, 6)]
+        names = [f"row {i}" for i in range(1, 6)] + [f"column {i}" for i in range(1, 6)]
+        assert [line["line"] for line in obj["lines"]] == names
         for line, a, e in zip(obj["lines"], am.lines, en.lines):
             assert line["cards"] == [str(x) for x in a.cards]
             assert (line["hand"], line["american"], line["english"]) == (a.category.label, a.points, e.points)

@@ -369,7 +369,8 @@ def draw_grid(image, reading):
             size = 0.9 * scale
             (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, size, max(2, int(2 * scale)))
             org = (int(cx - tw / 2), int(cy + th / 2))
-            cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), max(4, int(6 * scale)), cv2.LINE_AA)
+            cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), max(4, int(6 * scale)),
+                        cv2.LINE_AA)
             cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, size, colour if name else (0, 0, 255),
                         max(2, int(2 * scale)), cv2.LINE_AA)
     return out

@@ -4,10 +4,11 @@
 Punkten (amerikanisch) oder 120 (englisch)."
 
 ``patience shuffle-photo IMAGE`` reads the cards in the photo (any layout: a heap, rows, a fan, as long as each
-card's corner index shows; cards laid out in a 5x5 grid are read cell by cell, as ``score-photo`` does), arranges them with the Poker Shuffle solver (simulated annealing,
-assistant/advisors/shuffle_solver.py; a fixed, seeded amount of work, so the same photo always gives the same
-arrangement) and prints the arrangement as a grid with its hands and score against the thresholds (310 / 120).
-``--scoring both`` (the default) arranges for each scoring on its own.
+card's corner index shows; cards laid out in a 5x5 grid are read cell by cell, as ``score-photo`` does), arranges
+them with the Poker Shuffle solver (simulated annealing, assistant/advisors/shuffle_solver.py; a fixed, seeded
+amount of work, so the same photo always gives the same arrangement) and prints the arrangement as a grid with its
+hands and score against the thresholds (310 / 120). ``--scoring both`` (the default) arranges for each scoring on
+its own.
 
 ``--json``: ``{"image": ..., "cards": [25 names], "arrangements": {"american": {"rows": [[5] x 5], "score": int,
 "threshold": 310, "won": bool}, ...}, "warnings": [...]}``.
@@ -123,7 +124,8 @@ def _print(obj: dict) -> None:
         return Text(c.pretty, style="red" if c.suit.is_red else "bold")
 
     console = Console()
-    console.print(Text(f"{obj['image']}: {len(obj['cards'])} cards read: ") + Text(" ").join(card_text(n) for n in obj["cards"]))
+    cards = Text(" ").join(card_text(n) for n in obj["cards"])
+    console.print(Text(f"{obj['image']}: {len(obj['cards'])} cards read: ") + cards)
     for scoring, arr in obj["arrangements"].items():
         grid = Table(title=f"Best arrangement found, {scoring.capitalize()} scoring", header_style="dim")
         grid.add_column("")
@@ -136,6 +138,7 @@ def _print(obj: dict) -> None:
         grid.add_row("", *[f"{lines[5 + c]['hand']} ({lines[5 + c][scoring]})" for c in range(5)], "")
         console.print(grid)
         verdict = "[green]won[/]" if arr["won"] else "[yellow]not reached[/]"
-        console.print(f"{scoring.capitalize()}: {arr['score']} points, Poker Shuffle win at {arr['threshold']}: {verdict}")
+        console.print(f"{scoring.capitalize()}: {arr['score']} points, Poker Shuffle win at {arr['threshold']}: "
+                      f"{verdict}")
     for w in obj["warnings"]:
         console.print(f"[yellow]warning:[/] {w}")
