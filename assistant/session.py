@@ -1,7 +1,10 @@
 """A game being played: the engine state, who calls the cards, and saving after every action.
 
-The session is what the manual play loop, the demo and (later) the camera path drive. It keeps the
-rules engines pure: saving happens through the ``saver`` callable handed in at the edge.
+Every way of playing (typed lines, the camera, the contest, the demo) goes through one entry,
+``Session.handle(event) -> Outcome`` (events in ``assistant.events``), so the rules are applied in one place and
+a compound "turned and laid" is applied whole or not at all. The game-specific parts sit behind one interface
+(``assistant.games.kinds``). The engines stay pure: saving happens through the ``saver`` callable handed in at
+the edge, after every applied event.
 """
 
 from __future__ import annotations
@@ -10,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from assistant.cards import Card, CardError
-from assistant.deals import deal_order
-from assistant.games.poker import Placement, PokerRules, PokerState
-from assistant.games.tommy import Move, TommyRules, TommyState
+from assistant.events import Event, Outcome, Play, Turn, TurnAndPlay, Undo
+from assistant.games.kinds import GAME_KINDS, expand_tommy_shorthand, game_kind, parse_cell  # noqa: F401 (re-export)
+from assistant.games.poker import Placement, PokerState
+from assistant.games.tommy import Move, TommyState
 
-GAMES = ("tommy", "poker")
+GAMES = tuple(GAME_KINDS)
 
 
 @dataclass
@@ -28,21 +32,17 @@ class Session:
     saver: Callable[["Session"], object] | None = None
     meta: dict = field(default_factory=dict)
 
+    @property
+    def kind(self):
+        return GAME_KINDS[self.game]
+
     # -- making one --------------------------------------------------------------------------------------
     @classmethod
-    def new(cls, game: str, variant: str | None = None, seed: int | None = None, saver=None) -> "Session":
+    def new(cls, game: str, variant: str | None = None, seed: int | None = None, saver=None,
+            meta: dict | None = None) -> "Session":
         """A fresh game; unknown game or variant: ValueError listing the choices."""
-        if game == "tommy":
-            rules = TommyRules.preset(variant or "standard")
-            state = TommyState(rules, order=deal_order(seed) if seed is not None else None)
-            variant = rules.name
-        elif game == "poker":
-            rules = PokerRules.preset(variant or "american")
-            state = PokerState(rules)
-            variant = rules.name or (variant or "american")
-        else:
-            raise ValueError(f"unknown game {game!r}: choose tommy or poker")
-        session = cls(game, state, variant, seed, saver)
+        state, variant = game_kind(game).new_state(variant, seed)
+        session = cls(game, state, variant, seed, saver, dict(meta or {}))
         session.save()
         return session
 
@@ -52,12 +52,9 @@ class Session:
     @classmethod
     def from_save(cls, game: str, state: dict, meta: dict, saver=None) -> "Session":
         """Rebuild a saved game (the engines replay and check the history; ValueError if corrupt)."""
-        if game == "tommy":
-            st = TommyState.from_dict(state)
-        elif game == "poker":
-            st = PokerState.from_dict(state)
-        else:
+        if game not in GAME_KINDS:
             raise ValueError(f"unknown game {game!r} in the save")
+        st = GAME_KINDS[game].load_state(state)
         seed = meta.get("seed")
         if seed is not None and not isinstance(seed, int):
             raise ValueError(f"corrupt save: seed {seed!r} is not an integer")
@@ -68,86 +65,100 @@ class Session:
         if self.saver is not None:
             self.saver(self)
 
-    # -- playing --------------------------------------------------------------------------------------------
+    # -- the one entry ---------------------------------------------------------------------------------------
+    def handle(self, event: Event) -> Outcome:
+        """Apply one event and save; on a refusal (illegal move, impossible card) the game is unchanged and
+        the outcome says why."""
+        try:
+            outcome = self._apply(event)
+        except ValueError as exc:  # CardError, IllegalMoveError, parse errors: all ValueErrors
+            return Outcome(False, error=str(exc))
+        self.save()
+        return outcome
+
+    def _apply(self, event: Event) -> Outcome:
+        kind = self.kind
+        if isinstance(event, Turn):
+            card = self._turn(event.card)
+            return Outcome(True, (f"turned {card}",), cards=(card,))
+        if isinstance(event, Play):
+            return Outcome(True, (kind.apply(self.state, event.move, event.card),))
+        if isinstance(event, TurnAndPlay):
+            card = self._turn(event.card)
+            try:
+                text = kind.apply(self.state, event.move)
+            except ValueError:
+                self.state.undo()  # the turn alone is taken back: all or nothing
+                raise
+            return Outcome(True, (f"turned {card}", text), cards=(card,))
+        if isinstance(event, Undo):
+            last = self.state.undo()
+            return Outcome(True, (f"undone: {last if last is not None else 'the last action'}",))
+        raise TypeError(f"not a game event: {event!r}")
+
+    def _turn(self, card: Card | None) -> Card:
+        if card is None:
+            return self.kind.caller_turn(self.state, self.seed)
+        card = card if isinstance(card, Card) else Card.parse(card)
+        if not self.state.needs_card():
+            hand = self.hand
+            if hand:
+                raise CardError(f"place the turned card first ({' '.join(str(c) for c in hand)}), then turn {card}")
+        expected = self.called_card()
+        if expected is not None and expected != card:
+            raise CardError(f"the caller turned {expected}, not {card}")
+        self.state.turn(card)
+        return card
+
+    # -- queries --------------------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
         return self.state.is_terminal()
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Turned cards not placed yet."""
+        return self.kind.hand(self.state)
 
     def needs_card(self) -> bool:
         return bool(self.state.needs_card())
 
     def called_card(self) -> Card | None:
-        """The card the caller turns next when the app calls a seeded order (None when the player types it)."""
-        if self.seed is None or not self.needs_card():
-            return None
-        if self.game == "tommy":
-            outcomes = self.state.chance_outcomes()
-            return outcomes[0] if len(outcomes) == 1 else None
-        dealt = len(self.state.dealt)
-        return deal_order(self.seed)[dealt]
+        """The card the caller turns next when the app calls a seeded order (None when the player turns it)."""
+        return self.kind.called_card(self.state, self.seed)
 
-    def turn(self, card: Card | str | None = None) -> Card:
-        """Turn ``card`` (typed by the player) or, with no card, the caller's next card."""
-        if card is None:
-            if self.game == "tommy" and self.seed is not None:
-                card = self.state.turn_next()
-                self.save()
-                return card
-            card = self.called_card()
-            if card is None:
-                raise CardError("type the card you turned")
-        card = card if isinstance(card, Card) else Card.parse(card)
-        self.state.turn(card)
-        self.save()
-        return card
-
-    def play(self, move: str | Move | Placement) -> str:
-        """Make a move (Sir Tommy ``S>W2``; Poker ``r1c3``); returns its canonical text."""
-        if self.game == "tommy":
-            move = move if isinstance(move, Move) else Move.parse(expand_tommy_shorthand(str(move), self.state))
-            self.state.apply(move)
-        elif isinstance(move, Placement):
-            move = self.state.place(move)
-        else:
-            parts = str(move).split()
-            if len(parts) == 2 and not parts[0].isdigit():  # Poker Shuffle: "Qh r1c3" names the open card to place
-                move = self.state.place(parse_cell(parts[1]), Card.parse(parts[0]))
-            else:
-                move = self.state.place(parse_cell(str(move)))
-        self.save()
-        return str(move)
-
-    def undo(self) -> str:
-        last = self.state.undo()
-        self.save()
-        return str(last) if last is not None else "the last action"
+    def parse_move(self, text: str) -> Play:
+        """A typed move (``S>W2``, ``w2``, ``r1c3``, ``13``, Poker Shuffle ``Qh r1c3``) as a Play event."""
+        parsed = self.kind.parse_move(text, self.state)
+        if isinstance(parsed, tuple):
+            return Play(*parsed)
+        return Play(parsed)
 
     def result_line(self) -> str:
         """One line saying how the game ended (or stands)."""
-        if self.game == "tommy":
-            r = self.state.result()
-            verdict = "won" if r.won else ("lost" if self.is_over else "in progress")
-            return f"Sir Tommy ({self.variant}): {verdict}, {r.foundation_cards} of {r.cards_in_play} cards on the foundations"
-        score = self.state.score()
-        rules = self.state.rules
-        verdict = "" if not self.is_over else (" - won!" if score.total >= rules.win_threshold else f" (a win needs {rules.win_threshold})")
-        return f"Poker Patience ({rules.describe()}): {score.total} points{verdict}"
+        return self.kind.result_line(self.state, self.variant)
 
+    def result_json(self) -> dict:
+        return self.kind.result_json(self.state)
 
-def expand_tommy_shorthand(text: str, state: TommyState) -> str:
-    """Let players type ``w2`` / ``f1`` for the single turned card (``S>W2``), and ``2`` for ``S>W2``."""
-    t = text.strip().upper().replace(" ", "")
-    if len(state.hand) == 1 and (t[:1] in ("W", "F") and t[1:].isdigit()):
-        return f"S>{t}"
-    if len(state.hand) == 1 and t.isdigit() and len(t) == 1:
-        return f"S>W{t}"
-    return t
+    # -- short forms (raise ValueError on refusal, as the engines do) ------------------------------------------
+    def turn(self, card: Card | str | None = None) -> Card:
+        """Turn ``card`` (typed by the player) or, with no card, the caller's next card."""
+        outcome = self._checked(Turn(Card.parse(card) if isinstance(card, str) else card))
+        return outcome.cards[0]
 
+    def play(self, move: str | Move | Placement) -> str:
+        """Make a move (Sir Tommy ``S>W2``; Poker ``r1c3``); returns its canonical text."""
+        event = self.parse_move(move) if isinstance(move, str) else Play(move)
+        return self._checked(event).applied[-1]
 
-def parse_cell(text: str) -> Placement:
-    """``r1c3``, or two digits ``13`` / ``1 3`` (row, column, 1-based)."""
-    t = text.strip().replace(",", " ")
-    digits = t.replace(" ", "")
-    if digits.isdigit() and len(digits) == 2:
-        return Placement(int(digits[0]) - 1, int(digits[1]) - 1)
-    return Placement.parse(t)
+    def undo(self) -> str:
+        return self._checked(Undo()).applied[0].removeprefix("undone: ")
+
+    def _checked(self, event: Event) -> Outcome:
+        try:
+            outcome = self._apply(event)
+        except ValueError:
+            raise
+        self.save()
+        return outcome

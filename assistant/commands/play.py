@@ -1,7 +1,9 @@
-"""``patience play tommy|poker --manual``: play with a real deck, typing each card you turn.
+"""``patience play tommy|poker --source S | --manual``: play with a real deck and get hints.
 
-The layout is shown in a rich panel after every action, with the advisor's hint where one is
-available; every action is saved at once, so ``patience resume`` continues after a crash or Ctrl-D.
+With ``--source`` (a webcam index, a video file, a stream URL or a folder of images) the camera follows the game
+by itself: turn the cards, lay them, and the panel shows the layout, the hint and the score, no keyboard needed.
+With ``--manual`` you type each card you turn and each move. Either way every action is saved at once, so
+``patience resume`` continues after a crash, Ctrl-C or a lost camera.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ def add_parser(subparsers) -> None:
         "play", help="play a game with a real deck and get hints", description=__doc__,
     )
     p.add_argument("game", choices=["tommy", "poker"], help="tommy (Sir Tommy) or poker (Poker Patience)")
+    p.add_argument("--source", metavar="S", help="the camera: a webcam index (0), a video file, a stream URL (a phone "
+                   "as webcam) or a folder of images (name order)")
     p.add_argument("--manual", action="store_true", help="type the cards you turn (no camera)")
+    p.add_argument("--headless", action="store_true", help="with --source: no panel (use with --json)")
+    p.add_argument("--json", action="store_true", help="with --source: one JSON object per line and event "
+                   "(card, hint, move, warning, result), each with the frame it was decided on")
+    p.add_argument("--show", action="store_true", help="with --source: a window with the video, the cards read "
+                   "and the suggested place (needs OpenCV with windows)")
+    p.add_argument("--model", metavar="DIR", help="card recognition models (default: the committed models/)")
+    p.add_argument("--threads", type=int, help="threads for the card reader (default 2)")
     p.add_argument("--variant", help="rules variant (Sir Tommy: standard, aces-out-first, four-at-a-time, old-strict, "
                    "in-suit, strategy, numerica, calculation, puss-in-the-corner, one-redeal; Poker: american, "
                    "english, american-adjacent, english-adjacent, american-shuffle, english-shuffle)")
@@ -34,13 +45,39 @@ def run(args) -> int:
     from assistant.cli import UserError
     from assistant.session import Session
 
-    if not args.manual:
-        raise UserError("the camera assistant is not available yet: add --manual to type the cards you turn")
+    if args.manual and args.source:
+        raise UserError("choose one: --source S (the camera follows the game) or --manual (type the cards)")
+    if not args.manual and not args.source:
+        raise UserError("say how the cards reach the app: --source 0 (webcam 0; or a video file, a stream URL, a "
+                        "folder of images) or --manual (type each card)")
+    if (args.json or args.headless or args.show) and not args.source:
+        raise UserError("--json, --headless and --show go with --source")
+    if args.source:
+        return run_camera(args, Session)
     try:
         session = Session.new(args.game, args.variant, args.seed, saver=save_session)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms)
+
+
+def run_camera(args, Session, session=None) -> int:
+    """The live assistant on ``args.source`` (a new game, or ``session`` to continue one)."""
+    from rich.console import Console
+
+    from assistant.cli import UserError
+    from assistant.live.app import run_live
+
+    if session is None:
+        try:
+            session = Session.new(args.game, args.variant, getattr(args, "seed", None), saver=save_session,
+                                  meta={"source": str(args.source)})
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    console = None if args.headless else Console()
+    return run_live(session, args.source, as_json=args.json, headless=args.headless, show=args.show,
+                    hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", 500.0),
+                    save=save_session, model_dir=args.model, threads=args.threads, console=console)
 
 
 def save_session(session) -> None:

@@ -1,0 +1,309 @@
+"""The live pipeline: frames -> motion gate -> card reader -> still view -> follower -> session -> worker.
+
+``LiveGame.process(frame)`` is called for every frame from the source; it never waits for the advisor or for
+saving (the worker does both). Everything it decides is published as plain dicts (the ``--json`` events), in
+order: ``card``, ``move``, ``hint``, ``warning``, ``result``, each with the frame it was decided on. Player
+commands (undo, rename the last card, re-learn the layout) come through ``command(text)`` and are applied
+between frames, on the same thread as the camera's events, so the game has one writer.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from assistant.cards import Card, CardError
+from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
+from assistant.games.poker import Placement
+from assistant.live.hint_worker import HintWorker, Job
+from assistant.live.table_view import TableTracker, TableView
+from vision.motion import MotionGate
+
+READ_EVERY = 1  # read every quiet frame (the reader is the costly part; the gate skips moving frames)
+
+
+@dataclass
+class CameraStatus:
+    """What the panel shows about the camera."""
+
+    frames: int = 0
+    fps: float = 0.0
+    moving: bool = True
+    seen: int = 0  # cards in the last still view
+    last_reading: str = ""  # "Qh 0.93"
+    read_ms: float = 0.0
+    message: str = ""  # "hold still", "hand in view", a warning
+
+
+@dataclass
+class Published:
+    """The newest saved position and its hint, for the panel (replaced whole, never mutated)."""
+
+    snapshot: object = None
+    hint: object = None
+    hint_frame: int = -1
+    events: list = field(default_factory=list)
+
+
+def session_copy(session):
+    """A copy of the game with no saver: for the worker (saving, hints) while the camera goes on."""
+    from assistant.session import Session
+
+    return Session(session.game, session.state.clone(), session.variant, session.seed, None, dict(session.meta))
+
+
+class LiveGame:
+    """Follows one game from frames. ``read(image, previous)`` is the card reader (``Detector.detect``);
+    ``publish(event_dict)`` receives the events; ``hints`` turns the advisor on."""
+
+    def __init__(self, session, read: Callable, publish: Callable[[dict], None], *, hints: bool = True,
+                 budget_ms: float = 500.0, skip_stale_hints: bool = False, save: Callable | None = None,
+                 gate: MotionGate | None = None):
+        from assistant.live.poker_follower import PokerFollower
+        from assistant.live.tommy_follower import TommyFollower
+
+        self.session = session
+        self.read = read
+        self._publish_raw = publish
+        self.gate = gate or MotionGate()
+        self.tracker = TableTracker()
+        follower_cls = TommyFollower if session.game == "tommy" else PokerFollower
+        self.follower = follower_cls(session, self._apply)
+        self.status = CameraStatus()
+        self.published = Published(snapshot=session_copy(session))
+        self._lock = threading.Lock()
+        self._frame = 0
+        self._previous = None
+        self._pending: list[dict] = []
+        self._commands: list[str] = []
+        self._fps_t0 = time.perf_counter()
+        self._fps_n = 0
+        self.view: TableView | None = None
+        self.last_result = None
+        self._result_sent = False
+        self.session.saver = None  # the worker saves, off the frame path
+        hint_fn = None
+        if hints:
+            from assistant.hints import hint_for
+
+            def hint_fn(snapshot):
+                return hint_for(snapshot, budget_ms=budget_ms)
+
+        self.worker = HintWorker(save, hint_fn, self._publish, self._on_hint, skip_stale_hints)
+        self._submit(-1, [], want_hint=True)  # the starting position (a resumed game may need a hint at once)
+
+    # -- frames --------------------------------------------------------------------------------------------------
+    def process(self, frame_index: int, image) -> None:
+        """One frame of the source: the gate, and on still frames the card reader."""
+        motion = self.gate.update(image)
+        read = None
+        if not motion.moving and (motion.still_for - self.gate.settle) % READ_EVERY == 0:
+            def read():
+                result = self.read(image, self._previous)
+                self._previous = result
+                return result.cards
+        self.process_reading(frame_index, motion.moving, read, motion.changed)
+
+    def process_reading(self, frame_index: int, moving: bool, read, changed: float = 0.0) -> None:
+        """The same for a frame whose motion verdict is known; ``read()`` gives its cards (None: not read).
+        Tests and cached-detection replays enter here."""
+        self._frame = frame_index
+        self._run_commands()
+        self.status.frames += 1
+        self._tick_fps()
+        self.status.moving = moving
+        if moving:
+            self.tracker.moving()
+            self.status.message = "hand in view" if changed > 0.01 else "hold still"
+            return
+        if read is None:
+            return
+        start = time.perf_counter()
+        cards = read()
+        self.status.read_ms = (time.perf_counter() - start) * 1000.0
+        if cards:
+            best = max(cards, key=lambda c: c.confidence)
+            self.status.last_reading = f"{best.card} {best.confidence:.2f}"
+        view = self.tracker.update(frame_index, cards)
+        if view is None:
+            return
+        self.view = view
+        self.status.seen = len(view.cards)
+        warnings = self.follower.update(view)
+        for w in warnings:
+            self._emit({"event": "warning", "frame": frame_index, "message": w})
+        self.status.message = self.follower.problem or ""
+        self._flush(frame_index)
+
+    def finish(self, wait: bool = True) -> None:
+        """The source ended: finish the saves and hints."""
+        self._flush(self._frame)
+        self.worker.close(wait=wait)
+
+    # -- applying events -----------------------------------------------------------------------------------------
+    def _apply(self, event) -> Outcome:
+        """Apply one follower event to the game and queue its card / move events (published once saved)."""
+        session = self.session
+        moved = None
+        if isinstance(event, Play):
+            moved = session.kind.moved_card(session.state, event.move)
+        elif isinstance(event, TurnAndPlay):
+            moved = event.card
+        outcome = session.handle(event)
+        if not outcome.ok:
+            return outcome
+        frame = self._frame
+        for card in outcome.cards:
+            self._pending.append({"event": "card", "frame": frame, "card": str(card)})
+        if isinstance(event, (Play, TurnAndPlay)):
+            self._pending.append(self._move_event(frame, moved, event.move))
+        return outcome
+
+    def _move_event(self, frame: int, card: Card | None, move) -> dict:
+        out = {"event": "move", "frame": frame, "card": str(card) if card is not None else None}
+        if isinstance(move, Placement):
+            out["cell"] = [move.row, move.col]
+        else:
+            out["move"] = str(move)
+        return out
+
+    def _flush(self, frame: int) -> None:
+        """Hand the new position (if any event was applied) to the worker: save, publish, think."""
+        if not self._pending:
+            return
+        events, self._pending = self._pending, []
+        if self.session.is_over and not self._result_sent:
+            self._result_sent = True
+            events.append({"event": "result", "frame": frame, **self.result_json()})
+        self._submit(frame, events, want_hint=not self.session.is_over)
+
+    def result_json(self) -> dict:
+        if self.session.game == "poker":
+            st = self.session.state
+            return {"rows": self.follower.rows_as_seen(), "american": st.score("american").total,
+                    "english": st.score("english").total}
+        return self.session.result_json()
+
+    def _submit(self, frame: int, events: list[dict], want_hint: bool) -> None:
+        self.worker.submit(Job(frame, session_copy(self.session), events, want_hint))
+
+    def _emit(self, event: dict) -> None:
+        """Events that need no save (warnings) go out at once, in order with the worker's."""
+        self._submit(event["frame"], [event], want_hint=False)
+
+    def _publish(self, event: dict) -> None:
+        with self._lock:
+            self.published = Published(self.published.snapshot, self.published.hint, self.published.hint_frame,
+                                       (self.published.events + [event])[-12:])
+        self._publish_raw(event)
+
+    def _on_hint(self, hint, job: Job, ms: float) -> None:
+        with self._lock:
+            self.published = Published(job.snapshot, hint, job.frame, self.published.events)
+        if hint is not None and hint.options:
+            self._publish_raw(hint_event(hint, job, ms))
+
+    # -- the player's commands -----------------------------------------------------------------------------------
+    def command(self, text: str) -> None:
+        """Queue a typed command (applied before the next frame): ``u`` undo, ``r Qh`` the last card is Qh,
+        ``l`` learn the layout again."""
+        self._commands.append(text)
+
+    def _run_commands(self) -> None:
+        while self._commands:
+            text = self._commands.pop(0).strip()
+            message = self.run_command(text)
+            self.status.message = message
+            self._emit({"event": "warning", "frame": self._frame, "message": message})
+
+    def run_command(self, text: str) -> str:
+        low = text.lower()
+        if low in ("u", "undo"):
+            out = self.session.handle(Undo())
+            self._after_correction()
+            return out.message
+        if low in ("l", "learn", "relearn"):
+            self.follower.relearn()
+            self.tracker.reset()
+            return "layout forgotten: it is learned again from the cards on the table"
+        if low.startswith("r ") or low.startswith("rename "):
+            try:
+                card = Card.parse(text.split(None, 1)[1])
+            except CardError as exc:
+                return str(exc)
+            out = rename_last_card(self.session, card)
+            if out.ok:
+                self.follower.relearn()
+                self._after_correction()
+            return out.message
+        return "commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
+
+    def _after_correction(self) -> None:
+        self.tracker.reset()
+        self._submit(self._frame, [], want_hint=True)
+
+    def _tick_fps(self) -> None:
+        self._fps_n += 1
+        now = time.perf_counter()
+        if now - self._fps_t0 >= 1.0:
+            self.status.fps = self._fps_n / (now - self._fps_t0)
+            self._fps_t0, self._fps_n = now, 0
+
+
+def rename_last_card(session, card: Card) -> Outcome:
+    """The last turned card was misread: take back it and the moves after it, turn ``card`` instead, replay."""
+    state = session.state
+    history = list(state.history) if session.game == "tommy" else None
+    if session.game == "tommy":
+        k = max((i for i, h in enumerate(history) if isinstance(h, Card)), default=None)
+        if k is None:
+            return Outcome(False, error="no card has been turned yet")
+        old, moves = history[k], history[k + 1:]
+    else:
+        if not state.dealt:
+            return Outcome(False, error="no card has been turned yet")
+        old = state.dealt[-1]
+        placed = [s for s in state.history if s.card == old]
+        moves = [placed[0].placement] if placed else []
+    trial = session.state.clone()
+    try:
+        for _ in range(len(moves) + 1):
+            trial.undo()
+        trial.turn(card)
+        for m in moves:
+            trial.apply(m)
+    except ValueError as exc:
+        return Outcome(False, error=f"cannot rename {old} to {card}: {exc}")
+    session.state = trial
+    session.save()
+    return Outcome(True, (f"{old} renamed {card}",))
+
+
+def hint_event(hint, job: Job, ms: float) -> dict:
+    """The ``hint`` JSON event: the best move and each option's numbers."""
+    snapshot = job.snapshot
+    hand = snapshot.hand
+    options = []
+    for o in hint.options:
+        row = {"move": " ".join(str(m) for m in o.moves)}
+        for name, value in zip(hint.columns, o.values):
+            number = _number(value)
+            if number is not None and name:
+                row[name.replace(" ", "_")] = number
+        options.append(row)
+    return {"event": "hint", "frame": job.frame, "card": str(hand[0]) if hand else None,
+            "best": options[0]["move"] if options else None, "options": options, "ms": round(ms, 1)}
+
+
+def _number(text) -> float | None:
+    if isinstance(text, (int, float)):
+        return float(text)
+    t = str(text).strip()
+    try:
+        if t.endswith("%"):
+            return round(float(t[:-1]) / 100.0, 4)
+        return float(t.lstrip("±"))
+    except ValueError:
+        return None

@@ -1,0 +1,318 @@
+"""Following a Poker Patience game from still views of the table: the grid emerges as the cards arrive.
+
+No lines on the table and no markers: when the first card lands nothing says which cell it is. Cells are whole
+steps of the grid's pitch from the cards already placed, along the grid's own axes (its tilt is measured from
+neighbouring cards, its pitch from the cards' size and the gaps between neighbours). The engine's cells are
+these steps counted from the top-left of the cards laid so far: when a card lands above or left of them all,
+the game is relabelled (the engine replays its history into the shifted cells), so the engine's grid is always
+the physical picture, "only next to a card" is checked on the real geometry and the result's rows are as seen.
+
+A new card (never turned before) in a free cell within the 5x5 is turned and placed at once; a card that lands
+on a taken cell, or so far out that the grid would be wider than five, is reported and nothing is applied.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.events import Play, Turn, TurnAndPlay
+from assistant.games.poker import Placement, PokerState
+from assistant.live.table_view import TableView
+
+SIZE = 5
+GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
+ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.56)
+OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
+PATIENCE = 4
+
+
+class PokerFollower:
+    """Turns still views into Poker events through ``apply(event) -> Outcome``; ``update(view)`` returns warnings."""
+
+    def __init__(self, session, apply):
+        self.session = session
+        self.apply = apply
+        self.pos: dict[Card, np.ndarray] = {}  # where each placed card lies (pixels)
+        self.cell: dict[Card, tuple[int, int]] = {}  # its physical cell (row, col), any origin
+        self.card_wh: np.ndarray | None = None  # a card's width and height along the grid's axes (pixels)
+        self.angle = 0.0  # the grid's tilt against the image axes (radians, -45..45 degrees)
+        self._angle_measured = False  # True once neighbours in a row or column show the tilt
+        self._box_tilt = 0.0
+        self._pitch_measured = (False, False)
+        self._problem: str | None = None
+        self._problem_views = 0
+        self._reported: str | None = None
+
+    @property
+    def state(self) -> PokerState:
+        return self.session.state
+
+    def relearn(self) -> None:
+        self.pos.clear()
+        self.cell.clear()
+        self.card_wh = None
+        self._angle_measured = False
+
+    # -- the main step -------------------------------------------------------------------------------------------
+    def update(self, view: TableView) -> list[str]:
+        self._learn_size(view)
+        if self.card_wh is None:
+            return []
+        self._note_known(view)
+        problem = None
+        for _ in range(4):
+            if self.session.is_over:
+                break
+            step = self._step(view)
+            if step is None:
+                break
+            if isinstance(step, str):
+                problem = step
+                break
+        if problem is None:
+            problem = self._inconsistency(view)
+        return self._report(problem)
+
+    def _step(self, view: TableView):
+        st = self.state
+        dealt = set(st.dealt)
+        new = [c for c in view.cards if c not in dealt]
+        waiting = st.current
+        if waiting is not None and waiting in view and waiting not in self.pos:
+            return self._place(waiting, view[waiting].xy, turned=True)
+        if not new:
+            return None
+        if not st.needs_card():
+            return f"{new[0]} is on the table, but {waiting} must be placed first"
+        called = self.session.called_card()
+        c = max(new, key=lambda c: view[c].share)
+        if called is not None and c != called:
+            return f"{c} is on the table, but the caller turned {called}"
+        return self._place(c, view[c].xy, turned=False)
+
+    def _place(self, card: Card, p: np.ndarray, *, turned: bool):
+        cell = self.cell_of(p)
+        if isinstance(cell, str):
+            if not turned and not self.pos:
+                pass
+            elif not turned:
+                out = self.apply(Turn(card))  # the card is turned but lies outside the grid: it waits there
+                return True if out.ok else out.error
+            return f"{card}: {cell}"
+        taken = {v: k for k, v in self.cell.items()}
+        if cell in taken:
+            return f"{card} lies on the cell of {taken[cell]}"
+        rows = [r for r, _ in self.cell.values()] + [cell[0]]
+        cols = [c for _, c in self.cell.values()] + [cell[1]]
+        if max(rows) - min(rows) >= SIZE or max(cols) - min(cols) >= SIZE:
+            return f"{card} would make the grid wider than {SIZE}"
+        self._relabel(min(rows), min(cols))
+        top, left = min(rows), min(cols)
+        placement = Placement(cell[0] - top, cell[1] - left)
+        event = Play(placement) if turned else TurnAndPlay(card, placement)
+        out = self.apply(event)
+        if not out.ok:
+            return out.error
+        self.pos[card] = p
+        self.cell[card] = cell
+        self._learn_angle()
+        return True
+
+    # -- the grid ------------------------------------------------------------------------------------------------
+    def cell_of(self, p: np.ndarray):
+        """The physical (row, col) of a card centred at ``p``, or a text saying why it is in no cell.
+
+        Steps are counted along the grid's axes from the cards already placed. Until neighbours in a row or column
+        show the grid's tilt and pitch, the tilt is one of those the cards' boxes allow (0 or +-the angle that
+        makes a card's upright box as wide as seen) and the pitch any gap up to 0.75 of a card: the reading that
+        puts every placed card on whole steps wins."""
+        if not self.pos:
+            return (0, 0)
+        best = None
+        for angle in self._angle_candidates():
+            fit = self._fit(p, angle)
+            if fit is not None and (best is None or fit[0] < best[0]):
+                best = fit + (angle,)
+        if best is None or best[0] > OFF_GRID:
+            off = f" ({best[0]:.2f} of a cell off)" if best is not None else ""
+            return f"it lies between cells{off}"
+        if not self._angle_measured:
+            self.angle = best[2]
+        return best[1]
+
+    def _fit(self, p: np.ndarray, angle: float):
+        """(cost, cell) of ``p`` on the grid tilted by ``angle``: the cell from the nearest card, the cost its
+        distance from whole steps plus any disagreement with the other cards."""
+        rot = self._rot(-angle)
+        pitch = self.pitch()
+        near = min(self.pos, key=lambda c: np.hypot(*(p - self.pos[c])))
+        d = rot @ (p - self.pos[near])
+        steps, cost = [], 0.0
+        for axis in (0, 1):
+            n, res = self._steps(d[axis], axis, pitch)
+            if n is None:
+                return None
+            steps.append(n)
+            cost += res ** 2
+        r0, c0 = self.cell[near]
+        cell = (r0 + steps[1], c0 + steps[0])
+        for c, q in self.pos.items():  # the other cards must agree (within half a cell)
+            if c == near:
+                continue
+            e = rot @ (p - q)
+            want = np.array([cell[1] - self.cell[c][1], cell[0] - self.cell[c][0]], dtype=np.float64)
+            cost += 0.05 * float(np.sum(((e - want * pitch) / pitch) ** 2))
+        return float(np.sqrt(cost)), cell
+
+    def _steps(self, d: float, axis: int, pitch: np.ndarray) -> tuple[int | None, float]:
+        """Whole cells in a distance ``d`` along ``axis``, and how far it is from whole (in cells)."""
+        if self._pitch_measured[axis]:
+            n = int(np.round(d / pitch[axis]))
+            return n, abs(d / pitch[axis] - n)
+        size = self.card_wh[axis]
+        if abs(d) < 0.5 * size:
+            return 0, abs(d) / pitch[axis]
+        best = None
+        for n in range(1, SIZE):
+            step = abs(d) / n / size  # cell size in card sizes this reading needs
+            if 1.0 <= step <= 1.75:
+                key = abs(step - GAP)
+                if best is None or key < best[0]:
+                    best = (key, n)
+        if best is None:
+            n = int(np.round(d / pitch[axis]))
+            return n, abs(d / pitch[axis] - n)
+        return int(np.sign(d)) * best[1], 0.5 * best[0]
+
+    def _angle_candidates(self) -> list[float]:
+        if self._angle_measured:
+            return [self.angle]
+        tilt = self._box_tilt
+        return [0.0] if tilt < np.deg2rad(3) else [0.0, tilt, -tilt]
+
+    def pitch(self) -> np.ndarray:
+        """Cell size (x, y) along the grid's axes: neighbours' distances where seen, else the card size + a gap."""
+        w, h = self.card_wh * GAP
+        dx, dy = [], []
+        rot = self._rot(-self.angle)
+        cards = list(self.pos)
+        for i, a in enumerate(cards):
+            for b in cards[i + 1:]:
+                (ra, ca), (rb, cb) = self.cell[a], self.cell[b]
+                d = rot @ (self.pos[b] - self.pos[a])
+                if ra == rb and ca != cb:
+                    dx.append(abs(d[0]) / abs(cb - ca))
+                elif ca == cb and ra != rb:
+                    dy.append(abs(d[1]) / abs(rb - ra))
+        self._pitch_measured = (bool(dx), bool(dy))
+        return np.array([np.median(dx) if dx else w, np.median(dy) if dy else h])
+
+    def _learn_size(self, view: TableView) -> None:
+        """A card's upright width and height, and the tilt its axis-aligned box shows (cards are ~1.4 times as
+        tall as wide; the sign of the tilt is left to the positions)."""
+        full = [s for s in view.cards.values() if s.corners >= 2]
+        if not full:
+            return
+        bw, bh = np.median([[s.box[2] - s.box[0], s.box[3] - s.box[1]] for s in full], axis=0)
+        portrait = bh >= bw
+        ratio = min(bw, bh) / max(bw, bh)
+        lo, hi = 0.0, np.pi / 4  # solve (cos + r sin) / (sin + r cos) = ratio for the tilt
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            c, s_ = np.cos(mid), np.sin(mid)
+            if (c + ASPECT * s_) / (s_ + ASPECT * c) < ratio:
+                lo = mid
+            else:
+                hi = mid
+        tilt = (lo + hi) / 2
+        self._box_tilt = tilt
+        c, s_ = np.cos(tilt), np.sin(tilt)
+        short = max(bw, bh) / (ASPECT * c + s_)  # the box's long side is short * (ASPECT cos + sin)
+        wh = np.array([short, short * ASPECT]) if portrait else np.array([short * ASPECT, short])
+        self.card_wh = wh if self.card_wh is None else 0.8 * self.card_wh + 0.2 * wh
+
+    def _learn_angle(self) -> None:
+        """The grid's tilt from neighbours in one row or column (mod 90 degrees)."""
+        angles = []
+        cards = list(self.pos)
+        for i, a in enumerate(cards):
+            for b in cards[i + 1:]:
+                (ra, ca), (rb, cb) = self.cell[a], self.cell[b]
+                if (ra == rb) == (ca == cb):
+                    continue
+                d = self.pos[b] - self.pos[a]
+                ang = np.arctan2(d[1], d[0])
+                ang = (ang + np.pi / 4) % (np.pi / 2) - np.pi / 4
+                angles.append(ang)
+        if angles:
+            self.angle = float(np.median(angles))
+            self._angle_measured = True
+
+    @staticmethod
+    def _rot(a: float) -> np.ndarray:
+        c, s = np.cos(a), np.sin(a)
+        return np.array([[c, -s], [s, c]])
+
+    def _relabel(self, top: int, left: int) -> None:
+        """Make the engine's cells the physical cells counted from (top, left): replay the game into them."""
+        st = self.state
+        if all(st.at(Placement(r - top, c - left)) == card for card, (r, c) in self.cell.items()):
+            return
+        fresh = PokerState(st.rules)
+        for step in st.history:
+            r, c = self.cell[step.card]
+            fresh.turn(step.card)
+            fresh.place(Placement(r - top, c - left))
+        for card in st.pending:
+            fresh.turn(card)
+        self.session.state = fresh
+        self.session.save()
+
+    # -- bookkeeping ---------------------------------------------------------------------------------------------
+    def _note_known(self, view: TableView) -> None:
+        """A resumed game: placed cards take their physical cell from the engine, their position from the view."""
+        for step in self.state.history:
+            if step.card in view and step.card not in self.pos:
+                self.pos[step.card] = view[step.card].xy
+                self.cell.setdefault(step.card, (step.placement.row, step.placement.col))
+
+    def _inconsistency(self, view: TableView) -> str | None:
+        for c, q in self.pos.items():
+            if c in view:
+                d = self._rot(-self.angle) @ (view[c].xy - q) / self.pitch()
+                if np.hypot(*d) > 0.6:
+                    return f"{c} has moved off its cell"
+        return None
+
+    def _report(self, problem: str | None) -> list[str]:
+        if problem is None:
+            self._problem, self._problem_views, self._reported = None, 0, None
+            return []
+        if problem != self._problem:
+            self._problem, self._problem_views = problem, 0
+        self._problem_views += 1
+        if self._problem_views >= PATIENCE and self._reported != problem:
+            self._reported = problem
+            return [f"table differs from the game: {problem}"]
+        return []
+
+    @property
+    def problem(self) -> str | None:
+        return self._reported
+
+    def rows_as_seen(self) -> list[list[str | None]]:
+        """The grid as the camera sees it, top row first (the engine's cells are the physical ones)."""
+        return [[str(c) if c is not None else None for c in row] for row in self.state.grid]
+
+    def cell_position(self, placement: Placement) -> np.ndarray | None:
+        """Where a cell lies on the image (for highlighting a hint), from the nearest placed card."""
+        if not self.pos:
+            return None
+        top = min(r for r, _ in self.cell.values())
+        left = min(c for _, c in self.cell.values())
+        want = np.array([placement.col + left, placement.row + top], dtype=np.float64)
+        card = min(self.pos, key=lambda k: abs(self.cell[k][0] - want[1]) + abs(self.cell[k][1] - want[0]))
+        r, c = self.cell[card]
+        d = (want - np.array([c, r])) * self.pitch()
+        return self.pos[card] + self._rot(self.angle) @ d

@@ -1,0 +1,125 @@
+"""A still view of the table: which cards lie where, voted over the last quiet frames.
+
+Each quiet frame's detections are one vote. A card enters the view when it was read in most of the recent quiet
+frames (a single misread frame never does); where two names are read at the same spot, the one read more often
+wins. Frames with motion (a hand, a card being carried) reset the window: nothing is decided from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assistant.cards import Card, CardError
+
+WINDOW = 8  # quiet frames kept as evidence
+MIN_FRAMES = 3  # quiet frames needed before a view is given
+SHARE = 0.6  # a card must be read in this share of the window's frames
+SAME_SPOT = 0.12  # two readings closer than this many card sizes are one card (fanned cards lie ~0.2 apart)
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """Where a card lies: centre (x, y) in pixels, its box, how often it was read and how sure the reader was."""
+
+    card: Card
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    share: float  # of the window's frames that read it
+    confidence: float  # median reader confidence
+    corners: int  # most corners read at once (2: the whole card shows)
+
+    @property
+    def xy(self) -> np.ndarray:
+        return np.array(self.center, dtype=np.float64)
+
+    def whole(self, card_size: float) -> bool:
+        """The whole face shows (both corners read, or a card-sized box): its centre is the card's centre."""
+        long_side = max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+        return self.corners >= 2 or (card_size > 0 and long_side >= 0.8 * card_size)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The cards read steadily over the last quiet frames, and the frame it was decided on."""
+
+    frame: int
+    cards: dict[Card, Sighting] = field(default_factory=dict)
+    card_size: float = 0.0  # a card's long side in pixels (0 when no whole card is seen)
+
+    def __contains__(self, card: Card) -> bool:
+        return card in self.cards
+
+    def __getitem__(self, card: Card) -> Sighting:
+        return self.cards[card]
+
+
+def card_size(sightings) -> float:
+    """A card's long side: the median over cards whose whole face shows (two corners read), else estimated from
+    corner-only boxes (an index is about a fifth of the card's long side)."""
+    full = [max(s.box[2] - s.box[0], s.box[3] - s.box[1]) for s in sightings if s.corners >= 2]
+    if full:
+        return float(np.median(full))
+    part = [max(s.box[2] - s.box[0], s.box[3] - s.box[1]) for s in sightings]
+    return float(np.median(part)) * 5.0 if part else 0.0
+
+
+class TableTracker:
+    """Feed it every frame's motion verdict and (on quiet frames) the reader's cards; it returns a ``TableView``
+    once the table has been quiet for ``MIN_FRAMES`` read frames, else None."""
+
+    def __init__(self, window: int = WINDOW, min_frames: int = MIN_FRAMES, share: float = SHARE):
+        self.window, self.min_frames, self.share = window, min_frames, share
+        self._frames: list[list] = []  # per quiet frame: [(card, center, box, confidence, corners), ...]
+
+    def reset(self) -> None:
+        self._frames.clear()
+
+    def moving(self) -> None:
+        """Motion: the evidence so far no longer describes the table."""
+        self._frames.clear()
+
+    def update(self, frame_index: int, seen_cards) -> TableView | None:
+        """``seen_cards``: the reader's cards of one quiet frame (objects with card, confidence, box, corners)."""
+        readings = []
+        for s in seen_cards:
+            try:
+                card = Card.parse(s.card)
+            except CardError:
+                continue
+            x1, y1, x2, y2 = s.box
+            readings.append((card, ((x1 + x2) / 2, (y1 + y2) / 2), tuple(s.box), float(s.confidence),
+                             int(getattr(s, "corners", 1))))
+        self._frames.append(readings)
+        if len(self._frames) > self.window:
+            self._frames.pop(0)
+        if len(self._frames) < self.min_frames:
+            return None
+        return self._view(frame_index)
+
+    def _view(self, frame_index: int) -> TableView:
+        n = len(self._frames)
+        by_card: dict[Card, list] = {}
+        for readings in self._frames:
+            for r in readings:
+                by_card.setdefault(r[0], []).append(r)
+        candidates = []
+        for card, rs in by_card.items():
+            share = len(rs) / n
+            centers = np.array([r[1] for r in rs])
+            center = np.median(centers, axis=0)
+            boxes = np.array([r[2] for r in rs])
+            candidates.append(Sighting(card, (float(center[0]), float(center[1])), tuple(np.median(boxes, axis=0).tolist()),
+                                       min(1.0, share), float(np.median([r[3] for r in rs])), max(r[4] for r in rs)))
+        size = card_size(candidates)
+        # the same spot read under two names: the more frequent reading wins, the other is a misread
+        candidates.sort(key=lambda s: (-s.share, -s.confidence))
+        kept: list[Sighting] = []
+        for s in candidates:
+            if s.share < self.share:
+                continue
+            if size and any(np.hypot(*(s.xy - k.xy)) < SAME_SPOT * size for k in kept):
+                continue
+            kept.append(s)
+        return TableView(frame_index, {s.card: s for s in kept}, size)

@@ -1,0 +1,375 @@
+"""Following a Sir Tommy game from still views of the table: where each place is, and which legal move happened.
+
+No markers and no fixed coordinates: every place is where its cards were seen to land. A foundation is where its
+top card lies (a card played up covers it); a waste pile is its top card, and the pile grows by a fan step
+learned from the first card laid on a pile; the "turned" spot beside the stock is learned from where new cards
+first lie before they are laid. Players lay these out in their own way (mirrored, rotated, piles beside the
+foundations, a tilted camera): only distances in card sizes and the fan direction are used.
+
+Each change of the still view is explained by the rules: a new card (never turned before) is turned, and laid
+where it lies when that is a place; a turned card that moves goes where it lands; a waste top that moves goes to
+a foundation. Only legal moves are applied (``Session.handle``); what cannot be explained for a while is reported
+("table differs from the game: ...") and nothing is guessed.
+
+A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
+lines up with the waste piles; before the turned spot is known, a card at a new spot is taken as turned (in hand)
+and placed there once the next card appears.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.events import Play, Turn, TurnAndPlay
+from assistant.games.tommy import Move
+from assistant.games.tommy_rules import REDEAL
+from assistant.live.table_view import TableView
+
+ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
+NEXT_IN_PILE = 0.55  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
+MOVED = 0.5  # a known card seen this far from where it lay has moved
+FREE = 0.6  # a new place is at least this far from every card on the table (neighbouring piles: ~0.75)
+SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
+TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
+PATIENCE = 4  # views a problem must persist before it is reported
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a card lies: ``"F"``/``"W"`` with an engine index (None: a new place of that kind); ``"H"`` in hand."""
+
+    kind: str
+    index: int | None = None
+
+
+IN_HAND = Target("H")
+
+
+class TommyFollower:
+    """Turns still views into Sir Tommy events. ``apply(event) -> Outcome`` applies one (``Session.handle`` plus
+    whatever the caller does with it); ``update(view)`` returns the warnings to show."""
+
+    def __init__(self, session, apply):
+        self.session = session
+        self.apply = apply
+        self.pos: dict[Card, np.ndarray] = {}  # where each card on the table was last seen lying
+        self.first_pos: dict[Card, np.ndarray] = {}  # where a card in hand was first seen
+        self.turn_spot: np.ndarray | None = None
+        self.fan_step: np.ndarray | None = None
+        self.size = 0.0
+        self._problem: str | None = None
+        self._problem_views = 0
+        self._reported: str | None = None
+
+    @property
+    def state(self):
+        return self.session.state
+
+    def relearn(self) -> None:
+        """Forget the learned places (the player moved the camera or the cards): they are learned again."""
+        self.pos.clear()
+        self.first_pos.clear()
+        self.turn_spot = None
+        self.fan_step = None
+
+    # -- the main step ------------------------------------------------------------------------------------------
+    def update(self, view: TableView) -> list[str]:
+        if view.card_size:
+            self.size = view.card_size if not self.size else 0.8 * self.size + 0.2 * view.card_size
+        if not self.size:
+            return []
+        self._note_known(view)
+        problem = None
+        for _ in range(8):  # several changes may show in one view (two quick moves)
+            if self.session.is_over:
+                break
+            step = self._step(view)
+            if step is None:
+                break
+            if isinstance(step, str):
+                problem = step
+                break
+        self._follow_drift(view)
+        if problem is None:
+            problem = self._inconsistency(view)
+        return self._report(problem)
+
+    def _step(self, view: TableView):
+        """Apply the first change the view shows; True if one was applied, a text for a problem, None if none."""
+        st = self.state
+        on_table = self._on_table()
+        stock = set(st.stock_cards())
+        new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
+        new = [c for c in new if not self._misread_of_hidden(c, view[c].xy, view)]
+        for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
+            if h not in view or not self._whole(view[h]):
+                continue
+            p = view[h].xy
+            first = self.first_pos.setdefault(h, p)
+            if self._dist(p, first) > MOVED:
+                self.turn_spot = first if self.turn_spot is None else 0.7 * self.turn_spot + 0.3 * first
+                target = self.locate(h, p, defer_new=False)
+                if target is IN_HAND:
+                    self.first_pos[h] = p
+                    continue
+                return self._play(h, target, p)
+        if new and st.hand and not st.needs_card():
+            h = st.hand[0]  # a new card came while this one was still in hand: it was laid where it lies
+            p = self.first_pos.get(h)  # where it was seen whole (now it may be covered by the new card)
+            if p is None and h in view and self._whole(view[h]):
+                p = view[h].xy
+            if p is not None:
+                target = self.locate(h, p, defer_new=False, may_be_hand=False)
+                return self._play(h, target, p)
+        if new and st.needs_card():
+            for c in sorted(new, key=lambda c: -view[c].share):
+                p = view[c].xy
+                target = self.locate(c, p, defer_new=True)
+                if isinstance(target, str):
+                    return target
+                if target is IN_HAND:
+                    out = self.apply(Turn(c))
+                    if out.ok:
+                        self.first_pos[c] = p
+                        self.pos[c] = p
+                        return True
+                    return out.error
+                move = self._move_after_turn(c, target)
+                if move is None:
+                    return f"{c} lies where no legal move puts it"
+                out = self.apply(TurnAndPlay(c, move))
+                if out.ok:
+                    self._learn_fan(c, target, p)
+                    self.pos[c] = p
+                    return True
+                return out.error
+        if not st.hand:
+            for i, pile in enumerate(st.waste):  # a waste top that moved was played up (or, in Strategy, over)
+                if not pile or pile[-1] not in view or pile[-1] not in self.pos or not self._whole(view[pile[-1]]):
+                    continue
+                t = pile[-1]
+                p = view[t].xy
+                if self._dist(p, self.pos[t]) <= MOVED:
+                    continue
+                target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
+                if isinstance(target, str):
+                    return target
+                return self._play(t, target, p, from_pile=i)
+            redeal = REDEAL
+            if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
+                out = self.apply(Play(redeal))
+                if out.ok:
+                    for pile in st.waste:
+                        for c in pile:
+                            self.pos.pop(c, None)
+                    return True
+        return None
+
+    def _play(self, card: Card, target, p: np.ndarray, from_pile: int | None = None):
+        if isinstance(target, str):
+            return target
+        if target is IN_HAND:
+            return None
+        move = self._find_move(self.state, card, target, from_pile)
+        if move is None:
+            where = "a foundation" if target.kind == "F" else "a waste pile"
+            return f"{card} lies on {where} where the rules do not allow it"
+        out = self.apply(Play(move))
+        if not out.ok:
+            return out.error
+        self._learn_fan(card, target, p)
+        self.pos[card] = p
+        self.first_pos.pop(card, None)
+        return True
+
+    # -- where a card lies ------------------------------------------------------------------------------------
+    def locate(self, card: Card, p: np.ndarray, *, defer_new: bool, from_pile: int | None = None,
+               may_be_hand: bool = True):
+        """The place ``p`` is on: a Target, IN_HAND, or a text saying why it cannot be told."""
+        st = self.state
+        if may_be_hand and self.turn_spot is not None and self._dist(p, self.turn_spot) < TURN_SPOT:
+            return IN_HAND
+        best: tuple[float, Target] | None = None
+        for f, pile in enumerate(st.foundations):
+            if pile and pile[-1] in self.pos and pile[-1] != card:
+                d = self._dist(p, self.pos[pile[-1]])
+                if d < ON_TOP and (best is None or d < best[0]):
+                    best = (d, Target("F", f))
+        for w, pile in enumerate(st.waste):
+            if w == from_pile or not pile or pile[-1] not in self.pos:
+                continue
+            top = self.pos[pile[-1]]
+            d_top = self._dist(p, top)
+            if self.fan_step is not None:
+                d = self._dist(p, top + self.fan_step * self.size)
+                ok = d < 0.4
+            else:
+                d, ok = d_top, 0.08 < d_top < NEXT_IN_PILE
+            if ok and (best is None or d < best[0]):
+                best = (d, Target("W", w))
+        if best is not None:
+            return best[1]
+        others = [q for c, q in self.pos.items() if c != card and c in self._on_table()]
+        if any(self._dist(p, q) < FREE for q in others):
+            return f"{card} lies between places (not on a pile, not clear of them)"
+        can_found = any(not pile and self._fits(f, card) for f, pile in enumerate(st.foundations))
+        can_waste = any(not pile for pile in st.waste) and (from_pile is None or st.rules.waste_to_waste)
+        if not can_found and not can_waste:
+            return f"{card} lies at a new place, but there is no empty foundation or waste pile left"
+        found_rows = self._rows("F")
+        waste_rows = self._rows("W")
+        d = self._fan_dir()
+        row = float(p @ d)
+        near_f = any(abs(row - r) < SAME_ROW * self.size for r in found_rows)
+        near_w = any(abs(row - r) < SAME_ROW * self.size for r in waste_rows)
+        if defer_new and self.turn_spot is None:
+            return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
+        if can_found and can_waste:
+            return Target("W") if near_w and not near_f else Target("F")
+        return Target("F") if can_found else Target("W")
+
+    def _rows(self, kind: str) -> list[float]:
+        """Positions along the fan direction of the bottom card of each foundation / waste pile seen."""
+        d = self._fan_dir()
+        piles = self.state.foundations if kind == "F" else self.state.waste
+        return [float(self.pos[pile[0]] @ d) for pile in piles if pile and pile[0] in self.pos]
+
+    def _fan_dir(self) -> np.ndarray:
+        if self.fan_step is not None and np.linalg.norm(self.fan_step) > 0:
+            return self.fan_step / np.linalg.norm(self.fan_step)
+        return np.array([0.0, 1.0])
+
+    def _learn_fan(self, card: Card, target, p: np.ndarray) -> None:
+        """The first card laid on a non-empty waste pile shows how this player fans the piles."""
+        if target.kind != "W" or self.fan_step is not None:
+            return
+        for pile in self.state.waste:
+            if len(pile) >= 2 and pile[-1] == card and pile[-2] in self.pos:
+                step = p - self.pos[pile[-2]]
+                if 0.08 * self.size < np.linalg.norm(step) < NEXT_IN_PILE * self.size:
+                    self.fan_step = step / self.size
+
+    # -- moves -------------------------------------------------------------------------------------------------
+    def _find_move(self, state, card: Card, target: Target, from_pile: int | None = None) -> Move | None:
+        """The legal move taking ``card`` to ``target`` (a new place: the lowest empty index of that kind)."""
+        fits = []
+        for m in state.legal_moves():
+            if m.is_redeal or m.target != target.kind:
+                continue
+            if self.session.kind.moved_card(state, m) != card:
+                continue
+            if from_pile is not None and (m.source != "W" or m.source_index != from_pile):
+                continue
+            pile = (state.foundations if m.target == "F" else state.waste)[m.target_index]
+            if target.index is None:
+                if not pile:
+                    fits.append(m)
+            elif m.target_index == target.index:
+                fits.append(m)
+        return min(fits, key=lambda m: m.target_index) if fits else None
+
+    def _move_after_turn(self, card: Card, target: Target) -> Move | None:
+        probe = self.state.clone()
+        try:
+            probe.turn(card)
+        except ValueError:
+            return None
+        return self._find_move(probe, card, target)
+
+    def _fits(self, f: int, card: Card) -> bool:
+        return self.state.foundation_accepts(f, card)
+
+    # -- bookkeeping ---------------------------------------------------------------------------------------------
+    def _on_table(self) -> set[Card]:
+        st = self.state
+        cards = set(st.hand)
+        for pile in list(st.foundations) + list(st.waste):
+            cards.update(pile)
+        return cards
+
+    def _note_known(self, view: TableView) -> None:
+        """Cards the game already has on the table but whose place was never seen (a resumed game, base cards)."""
+        for c in self._on_table():
+            if c in view and c not in self.pos:
+                self.pos[c] = view[c].xy
+                if c in self.state.hand:
+                    self.first_pos.setdefault(c, view[c].xy)
+
+    def _follow_drift(self, view: TableView) -> None:
+        """Cards nudged a little (a pile straightened) are where they are now."""
+        for c in self._on_table():  # only whole cards: a covered card's reading is its corner, not its centre
+            if c in view and c in self.pos and self._whole(view[c]) and self._dist(view[c].xy, self.pos[c]) <= MOVED:
+                self.pos[c] = view[c].xy
+
+    def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
+        """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
+        unless it is a card played onto that foundation (which covers the old top exactly)."""
+        st = self.state
+        for f, pile in enumerate(st.foundations):
+            top = pile[-1] if pile else None
+            if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:
+                return not st.foundation_accepts(f, card)
+        tops = [pile[-1] for pile in st.waste if pile] + list(st.hand)
+        return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in tops)
+
+    def _inconsistency(self, view: TableView) -> str | None:
+        """A card seen where the game cannot have it, for a while: the table differs from the game."""
+        st = self.state
+        stock = set(st.stock_cards())
+        on_table = self._on_table()
+        for c, s in view.cards.items():
+            if c in on_table:
+                if c in self.pos and self._dist(s.xy, self.pos[c]) > 1.2:
+                    return f"{c} is seen away from its place ({self._where(c)})"
+            elif c not in stock:
+                return f"{c} is seen on the table, but it is not in play here"
+        return None
+
+    def _where(self, card: Card) -> str:
+        st = self.state
+        for i, f in enumerate(st.foundations):
+            if card in f:
+                return f"foundation {i}"
+        for i, w in enumerate(st.waste):
+            if card in w:
+                return f"waste pile {i}"
+        return "in hand"
+
+    def _report(self, problem: str | None) -> list[str]:
+        if problem is None:
+            self._problem, self._problem_views, self._reported = None, 0, None
+            return []
+        if problem != self._problem:
+            self._problem, self._problem_views = problem, 0
+        self._problem_views += 1
+        if self._problem_views >= PATIENCE and self._reported != problem:
+            self._reported = problem
+            return [f"table differs from the game: {problem}"]
+        return []
+
+    @property
+    def problem(self) -> str | None:
+        """The problem being reported now (for the panel), or None."""
+        return self._reported
+
+    def _whole(self, s) -> bool:
+        return s.whole(self.size)
+
+    def _dist(self, a: np.ndarray, b: np.ndarray) -> float:
+        """Distance in card sizes."""
+        return float(np.hypot(*(np.asarray(a) - np.asarray(b)))) / self.size
+
+    # -- for the overlay ---------------------------------------------------------------------------------------
+    def place_position(self, move: Move) -> np.ndarray | None:
+        """Where ``move`` would put its card on the image (for highlighting a hint), if the place is known."""
+        st = self.state
+        pile = (st.foundations if move.target == "F" else st.waste)[move.target_index] if move.target else None
+        if pile:
+            q = self.pos.get(pile[-1])
+            if q is not None and move.target == "W" and self.fan_step is not None:
+                return q + self.fan_step * self.size
+            return q
+        return None

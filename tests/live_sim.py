@@ -1,0 +1,288 @@
+"""A scripted table for testing the camera's event logic without a model: a player plays a real game and a
+perfect (or deliberately faulty) reader reports what lies on the table, frame by frame.
+
+Geometry in pixels of an upright 1280x720 picture (cards 100x140), then turned, mirrored and moved as a player's
+own layout and camera would be. Faults are injected on request: misread names in single frames, hands (motion),
+dropped frames, a card lifted and put back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.deals import deal_order
+from assistant.games.poker import Placement, PokerRules, PokerState
+from assistant.games.tommy import TommyRules, TommyState
+
+W, H = 100.0, 140.0
+
+
+@dataclass(frozen=True)
+class Seen:
+    card: str
+    confidence: float
+    box: tuple
+    corners: int
+
+
+@dataclass
+class Frame:
+    moving: bool
+    cards: list[Seen] = field(default_factory=list)
+    dropped: bool = False  # a live camera skipped it: never reaches the pipeline
+
+
+@dataclass
+class Camera:
+    """How the player's table appears: a turn about the picture's centre, a mirror, a scale."""
+
+    angle_deg: float = 0.0
+    mirror: bool = False
+    scale: float = 1.0
+    center: tuple = (640.0, 360.0)
+
+    def point(self, p) -> np.ndarray:
+        x, y = p
+        if self.mirror:
+            x = 2 * self.center[0] - x
+        a = np.deg2rad(self.angle_deg)
+        d = np.array([x - self.center[0], y - self.center[1]]) * self.scale
+        r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ d
+        return r + np.array(self.center)
+
+    def box(self, x1, y1, x2, y2) -> tuple:
+        pts = np.array([self.point(p) for p in [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]])
+        return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+
+
+def whole(card: Card, c, cam: Camera) -> Seen:
+    x, y = c
+    return Seen(str(card), 0.9, cam.box(x - W / 2, y - H / 2, x + W / 2, y + H / 2), 2)
+
+
+def corner(card: Card, c, cam: Camera) -> Seen:
+    x, y = c
+    return Seen(str(card), 0.8, cam.box(x - W / 2 + 2, y - H / 2 + 2, x - W / 2 + 22, y - H / 2 + 32), 1)
+
+
+class Script:
+    """Frames plus the true events, built by a player acting on a table."""
+
+    def __init__(self, rng: np.random.Generator, cam: Camera):
+        self.rng = rng
+        self.cam = cam
+        self.frames: list[Frame] = []
+        self.truth: list[dict] = []
+
+    def still(self, seen: list[Seen], n: int | None = None) -> int:
+        """Still frames; returns the first one's index."""
+        first = len(self.frames)
+        for _ in range(n or int(self.rng.integers(5, 9))):
+            self.frames.append(Frame(False, list(seen)))
+        return first
+
+    def motion(self, n: int | None = None) -> None:
+        for _ in range(n or int(self.rng.integers(3, 7))):
+            self.frames.append(Frame(True, []))
+
+
+# -- Sir Tommy ---------------------------------------------------------------------------------------------------
+class TommyTable:
+    """Where a Sir Tommy player puts things: stock and turned spot, a foundation row, waste columns fanned down."""
+
+    def __init__(self, rng, cam: Camera, piles_beside: bool = False):
+        self.cam = cam
+        self.turn_spot = (180.0, 110.0)
+        f_order = rng.permutation(4)
+        w_order = rng.permutation(4)
+        self.found = [(330.0 + 125 * f_order[i], 110.0) for i in range(4)]
+        if piles_beside:
+            self.waste = [(860.0 + 115 * w_order[i], 110.0) for i in range(4)]
+        else:
+            self.waste = [(330.0 + 125 * w_order[i], 300.0) for i in range(4)]
+        self.fan = 30.0
+
+    def seen(self, state: TommyState, in_hand_at=None) -> list[Seen]:
+        out = []
+        for i, pile in enumerate(state.foundations):
+            if pile:
+                out.append(whole(pile[-1], self.found[i], self.cam))
+        for i, pile in enumerate(state.waste):
+            x, y = self.waste[i]
+            for k, c in enumerate(pile):
+                pos = (x, y + self.fan * k)
+                out.append(whole(c, pos, self.cam) if k == len(pile) - 1 else corner(c, pos, self.cam))
+        for c in state.hand:
+            out.append(whole(c, in_hand_at or self.turn_spot, self.cam))
+        return out
+
+
+def tommy_policy(state: TommyState, rng) -> list:
+    """A plain player: up when it fits (mostly), else on a higher top, else an empty pile, else anywhere; new
+    places always at the lowest empty index (the camera numbers places as they appear)."""
+    legal = state.legal_moves()
+    up = [m for m in legal if m.source == "S" and m.target == "F"]
+    if up and rng.random() < 0.9:
+        return min(up, key=lambda m: (bool(state.foundations[m.target_index]) is False, m.target_index))
+    card = state.hand[0]
+    waste = [m for m in legal if m.source == "S" and m.target == "W"]
+    empties = [m for m in waste if not state.waste[m.target_index]]
+    higher = [m for m in waste if state.waste[m.target_index] and state.waste[m.target_index][-1].rank > card.rank]
+    if higher and rng.random() < 0.8:
+        return min(higher, key=lambda m: state.waste[m.target_index][-1].rank)
+    if empties:
+        return min(empties, key=lambda m: m.target_index)
+    return waste[int(rng.integers(len(waste)))]
+
+
+def _lowest_empty_foundation(state, move):
+    if move.target == "F" and not state.foundations[move.target_index]:
+        empties = [f for f in range(4) if not state.foundations[f] and state.foundation_accepts(f, state.hand[0] if move.source == "S" else state.waste[move.source_index][-1])]
+        return type(move)(move.source, move.source_index, "F", min(empties))
+    return move
+
+
+def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
+                 quick_share: float = 0.5) -> tuple[Script, TommyState]:
+    """A scripted Sir Tommy game: ``turns`` cards turned (each laid at once or after lying beside the stock),
+    waste tops played up now and then."""
+    rng = np.random.default_rng(seed)
+    cam = cam or Camera()
+    script = Script(rng, cam)
+    state = TommyState(TommyRules.preset("standard"), order=deal_order(seed))
+    table = TommyTable(rng, cam, piles_beside)
+    script.still(table.seen(state), 6)
+    for _ in range(turns):
+        if not state.needs_card():
+            break
+        card = state.turn_next()
+        quick = rng.random() < quick_share
+        script.motion()
+        if not quick:
+            first = script.still(table.seen(state))
+            script.truth.append({"event": "card", "card": str(card), "still_frame": first})
+            script.motion()
+        move = _lowest_empty_foundation(state, tommy_policy(state, rng))
+        state.apply(move)
+        first = script.still(table.seen(state))
+        if quick:
+            script.truth.append({"event": "card", "card": str(card), "still_frame": first})
+        script.truth.append({"event": "move", "card": str(card), "move": str(move), "still_frame": first})
+        while rng.random() < 0.7:
+            ups = [m for m in state.legal_moves() if m.source == "W" and m.target == "F"]
+            if not ups:
+                break
+            m = _lowest_empty_foundation(state, ups[0])
+            moved = state.waste[m.source_index][-1]
+            state.apply(m)
+            script.motion()
+            first = script.still(table.seen(state))
+            script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
+    return script, state
+
+
+# -- Poker ---------------------------------------------------------------------------------------------------------
+def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: float = 1.15,
+                 adjacent: bool = False) -> tuple[Script, list]:
+    """A scripted Poker game: each card laid straight into a random free cell of the final 5x5 grid (or, with
+    ``adjacent``, next to a card). Returns the script and the final grid as seen (rows of card texts)."""
+    rng = np.random.default_rng(seed)
+    cam = cam or Camera()
+    script = Script(rng, cam)
+    order = deal_order(seed)[:cards]
+    grid: dict[tuple[int, int], Card] = {}
+    pitch = (W * gap, H * gap * 0.95)
+    origin = (640 - 2 * pitch[0], 360 - 2 * pitch[1])
+
+    def seen():
+        return [whole(c, (origin[0] + col * pitch[0], origin[1] + row * pitch[1]), cam) for (row, col), c in grid.items()]
+
+    script.still(seen(), 6)
+    for card in order:
+        free = [(r, c) for r in range(5) for c in range(5) if (r, c) not in grid]
+        if adjacent and grid:
+            free = [(r, c) for r, c in free if any((r + dr, c + dc) in grid for dr in (-1, 0, 1) for dc in (-1, 0, 1))]
+        cell = free[int(rng.integers(len(free)))]
+        grid[cell] = card
+        script.motion()
+        first = script.still(seen())
+        script.truth.append({"event": "card", "card": str(card), "still_frame": first})
+        script.truth.append({"event": "move", "card": str(card), "final_cell": list(cell), "still_frame": first})
+    return script, rows_as_seen(grid, cam, origin, pitch)
+
+
+def rows_as_seen(grid, cam: Camera, origin, pitch) -> list:
+    """The grid as the camera shows it: cell centres in the picture, turned back by the camera's tilt beyond its
+    nearest quarter turn, sorted into rows top to bottom and columns left to right."""
+    k = round(cam.angle_deg / 90.0)
+    residual = np.deg2rad(cam.angle_deg - 90 * k)
+    rot = np.array([[np.cos(-residual), -np.sin(-residual)], [np.sin(-residual), np.cos(-residual)]])
+    pts = {cell: rot @ cam.point((origin[0] + cell[1] * pitch[0], origin[1] + cell[0] * pitch[1])) for cell in
+           [(r, c) for r in range(5) for c in range(5)]}
+    ys = sorted({round(float(v[1]), 0) for v in pts.values()})
+    xs = sorted({round(float(v[0]), 0) for v in pts.values()})
+    ys = [y for i, y in enumerate(ys) if i == 0 or y - ys[i - 1] > 5]
+    xs = [x for i, x in enumerate(xs) if i == 0 or x - xs[i - 1] > 5]
+    rows = [[None] * 5 for _ in range(5)]
+    for cell, v in pts.items():
+        r = min(range(5), key=lambda i: abs(ys[i] - v[1]))
+        c = min(range(5), key=lambda i: abs(xs[i] - v[0]))
+        rows[r][c] = str(grid[cell]) if cell in grid else None
+    return rows
+
+
+# -- faults ---------------------------------------------------------------------------------------------------------
+def misread_single_frames(script: Script, rng, share: float = 0.05) -> None:
+    """In ``share`` of the still frames, one card is read as another card (a different, real card name)."""
+    from assistant.cards import full_deck
+
+    deck = [str(c) for c in full_deck()]
+    for f in script.frames:
+        if not f.moving and f.cards and rng.random() < share:
+            k = int(rng.integers(len(f.cards)))
+            s = f.cards[k]
+            f.cards[k] = Seen(deck[int(rng.integers(52))], s.confidence, s.box, s.corners)
+
+
+def drop_frames(script: Script, rng, share: float = 0.1) -> None:
+    """A webcam skips frames: ``share`` of them never reach the pipeline (the others keep their numbers)."""
+    for f in script.frames:
+        f.dropped = f.dropped or bool(rng.random() < share)
+
+
+def hands_over_still_table(script: Script, rng, share: float = 0.1) -> None:
+    """A hand passes over the still table without moving anything: bursts of motion between still frames (the
+    truth's frame numbers move with them)."""
+    frames, new_index = [], []
+    for f in script.frames:
+        new_index.append(len(frames))
+        frames.append(f)
+        if not f.moving and rng.random() < share:
+            frames.extend(Frame(True, []) for _ in range(int(rng.integers(2, 6))))
+    script.frames = frames
+    for e in script.truth:
+        e["still_frame"] = new_index[e["still_frame"]]
+
+
+def lift_and_put_back(script: Script, rng, share: float = 0.05) -> None:
+    """A card is missing from a few still frames (lifted to look at it) and is back afterwards."""
+    for f in script.frames:
+        if not f.moving and f.cards and rng.random() < share:
+            f.cards.pop(int(rng.integers(len(f.cards))))
+
+
+def run_script(session, script: Script, **kwargs) -> list[dict]:
+    """Feed the script's frames to a LiveGame (no model, no hints by default); the events it published."""
+    from assistant.live.loop import LiveGame
+
+    events: list[dict] = []
+    game = LiveGame(session, read=None, publish=events.append, hints=kwargs.pop("hints", False), **kwargs)
+    for i, f in enumerate(script.frames):
+        if f.dropped:
+            continue
+        game.process_reading(i, f.moving, (lambda cards=f.cards: cards))
+    game.finish()
+    return events
