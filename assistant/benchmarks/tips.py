@@ -5,7 +5,8 @@ The tips player values each legal choice by the tips it follows (+1) and breaks 
 is the turned card's placement followed by every play up (so every player plays up after placing; whether the
 turned card itself goes up is the ``play-up`` tip's business); the end of the deal is played up greedily. Poker:
 a choice is a cell. Runs: no tip (random choice), each tip alone, all tips, and all tips but one (what the tip
-adds to the others). Deal i is ``deal_order(seed * 1000003 + i)``; the tie-break generator of deal i is seeded
+adds to the others). Sir Tommy's ``--tie-break rule`` breaks the tips' ties by the advisor's rollout rule instead
+of at random, so "no tip" is that rule alone and each row says what a tip adds to it (or takes away). Deal i is ``deal_order(seed * 1000003 + i)``; the tie-break generator of deal i is seeded
 with i, so a run is reproducible move for move.
 """
 
@@ -29,6 +30,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--scoring", choices=("american", "english", "both"), default="both",
                         help="Poker points table (default both)")
     parser.add_argument("--no-ablation", action="store_true", help="skip the 'all tips but one' players")
+    parser.add_argument("--tie-break", choices=("random", "rule"), default="random",
+                        help="Sir Tommy: among the choices the tips like best, pick at random (default) or by the "
+                             "advisor's rollout rule (best fit; what the tips add to it)")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     parser.add_argument("--save", action="store_true",
                         help=f"write the figures to {VALUES_FILE.relative_to(VALUES_FILE.parents[2])} for the coach")
@@ -53,8 +57,24 @@ def _tip_score(tips, state, move) -> int:
     return total
 
 
-def play_tommy(deck, tips, rng) -> tuple[bool, int]:
-    """One deal of Sir Tommy (standard rules) by the tips player; (won, cards on the foundations)."""
+def _rule_key(state, moves) -> tuple:
+    """The advisor's rollout rule as a tie-break (best fit, empty piles kept for when no top is >= the card,
+    equal ranks penalised; ``tommy_advisor._rule_cost``), then more plays up: larger is better."""
+    from assistant.advisors import tommy_kernels as K
+    from assistant.advisors.tommy_advisor import _rule_cost
+
+    first = moves[0]
+    if first.target == "F":
+        cost = -5.0
+    else:
+        cost = _rule_cost(state.hand[0].index, tuple(c.index for c in state.waste[first.target_index]),
+                          K.DEFAULT_WEIGHTS)
+    return (-cost, len(moves))
+
+
+def play_tommy(deck, tips, rng, tie_break: str = "random") -> tuple[bool, int]:
+    """One deal of Sir Tommy (standard rules) by the tips player; (won, cards on the foundations).
+    ``tie_break``: among the choices the tips like best, "random" or "rule" (the advisor's rollout rule)."""
     from assistant.coach.tips_tommy import alternatives, play_up
     from assistant.games.tommy import TommyState
 
@@ -62,7 +82,10 @@ def play_tommy(deck, tips, rng) -> tuple[bool, int]:
     while not state.is_terminal():
         if state.hand:
             cands = alternatives(state)
-            choice = _choose(rng, cands, [_tip_score(tips, state, c) for c in cands])
+            scores = [_tip_score(tips, state, c) for c in cands]
+            if tie_break == "rule":
+                scores = [(s, _rule_key(state, c)) for s, c in zip(scores, cands)]
+            choice = _choose(rng, cands, scores)
             for m in choice:
                 state.apply(m)
             continue
@@ -100,7 +123,7 @@ def players(all_tips, ablation: bool) -> list[tuple[str, tuple]]:
     return out
 
 
-def run_tommy(deals: int, seed: int, ablation: bool) -> list[dict]:
+def run_tommy(deals: int, seed: int, ablation: bool, tie_break: str = "random") -> list[dict]:
     from assistant.coach.tips_tommy import TIPS
 
     decks = common.seeded_deals(deals, seed)
@@ -108,12 +131,12 @@ def run_tommy(deals: int, seed: int, ablation: bool) -> list[dict]:
     for name, tips in players(TIPS, ablation):
         wins = cards = 0
         for i, deck in enumerate(decks):
-            won, up = play_tommy(deck, tips, np.random.Generator(np.random.PCG64(i)))
+            won, up = play_tommy(deck, tips, np.random.Generator(np.random.PCG64(i)), tie_break)
             wins += won
             cards += up
         lo, hi = common.wilson_interval(wins, deals)
         rows.append({"player": name, "deals": deals, "wins": wins, "win_rate": wins / deals, "ci95": [lo, hi],
-                     "mean_cards": cards / deals})
+                     "mean_cards": cards / deals, "tie_break": tie_break})
     return rows
 
 
@@ -141,7 +164,8 @@ def run(args) -> int:
         raise UserError("--deals must be at least 1")
     result: dict = {"deals": args.deals, "seed": args.seed}
     if args.game in ("tommy", "both"):
-        result["tommy"] = run_tommy(args.deals, args.seed, not args.no_ablation)
+        result["tommy" if args.tie_break == "random" else "tommy_rule"] = run_tommy(
+            args.deals, args.seed, not args.no_ablation, args.tie_break)
     if args.game in ("poker", "both"):
         for scoring in (("american", "english") if args.scoring == "both" else (args.scoring,)):
             result[f"poker_{scoring}"] = run_poker(args.deals, args.seed, scoring, not args.no_ablation)
@@ -172,7 +196,7 @@ def save_values(result: dict) -> None:
     for key, rows in result.items():
         if not isinstance(rows, list):
             continue
-        metric = "win_rate" if key == "tommy" else "mean_score"
+        metric = "win_rate" if key.startswith("tommy") else "mean_score"
         entry = {"deals": rows[0]["deals"], "seed": result.get("seed"), "tips": {}}
         for r in rows:
             x = round(r[metric], 4 if metric == "win_rate" else 1)

@@ -229,9 +229,14 @@ def _tip_values() -> dict:
 
 
 def tip_value_text(lang: str, tip, scoring: str = "american") -> str:
-    """What the benchmark measured for ``tip``: alone, all tips, all but this one ("" when not measured)."""
-    key = "tommy" if tip.game == "tommy" else f"poker_{scoring}"
-    entry = _tip_values().get(key, {})
+    """What the benchmark measured for ``tip`` ("" when not measured). Sir Tommy: with the advisor's simple rule
+    breaking the tips' ties where measured (the tips alone, ties at random, win almost nothing), else alone."""
+    values = _tip_values()
+    if tip.game == "tommy":
+        key = "tommy_rule" if "tommy_rule" in values else "tommy"
+    else:
+        key = f"poker_{scoring}"
+    entry = values.get(key, {})
     mine = entry.get("tips", {}).get(tip.name, {})
     if not {"alone", "without"} <= set(mine) or "all" not in entry:
         return ""
@@ -239,5 +244,6 @@ def tip_value_text(lang: str, tip, scoring: str = "american") -> str:
         fmt = lambda x: percent(lang, x)  # noqa: E731
     else:
         fmt = lambda x: number(lang, x)  # noqa: E731
-    return tr(lang, f"coach.tip-value.{tip.game}", deals=entry.get("deals", 0), alone=fmt(mine["alone"]),
-              all=fmt(entry["all"]), without=fmt(mine["without"]))
+    message = {"tommy_rule": "coach.tip-value.tommy-rule", "tommy": "coach.tip-value.tommy"}.get(key, "coach.tip-value.poker")
+    return tr(lang, message, deals=entry.get("deals", 0), alone=fmt(mine["alone"]), all=fmt(entry["all"]),
+              without=fmt(mine["without"]), none=fmt(entry.get("none", 0.0)))
