@@ -11,6 +11,7 @@ BENCHMARKS = {
     "shuffle": ("assistant.benchmarks.shuffle", "Poker Shuffle: mean score of the best arrangement found per set"),
     "score-photo": ("assistant.benchmarks.score_photo",
                     "Poker Patience photos: grids and cells read right, ms per photo (labelled photos)"),
+    "tips": ("assistant.benchmarks.tips", "the rules' tips alone: win rate / mean score of players who follow only tips"),
     "replay": ("assistant.benchmarks.replay", "check benchmark logs: every move legal, results as recorded"),
 }
 
