@@ -8,7 +8,7 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 ``--json`` prints one object per image and line:
 
     {"image": "grid.jpg", "rows": [["Ah", "Kd", null, ...] x 5], "american": 97, "english": 31,
-     "lines": [{"line": "row 1", "cards": [...], "hand": "pair", "american": 2, "english": 1}, ...],
+     "lines": [{"line": "row 1", "cards": [...], "hand": "one pair", "american": 2, "english": 1}, ...],
      "warnings": ["row 1, column 3: no card read"], "doubts": [...], "notes": [...],
      "thresholds": {"american": 200, "english": 70}}
 
