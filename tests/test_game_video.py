@@ -148,6 +148,15 @@ def test_the_test_clip_fixture_matches_its_truth():
     assert 0 < truth["events"][0]["still_frame"] < truth["frames"]
 
 
+def test_the_sir_tommy_clip_fixture_replays_through_the_engine():
+    truth = json.loads((FIXTURES / "game_clip_tommy.json").read_text())
+    assert truth["game"] == "tommy" and truth["frames"] == video_frames(FIXTURES / "game_clip_tommy.mp4")
+    state = replay_tommy(truth)
+    assert truth["result"]["foundation_cards"] == state.foundation_cards() and not truth["result"]["finished"]
+    moves = [e["move"] for e in truth["events"] if e["event"] == "move"]
+    assert any(m.startswith("W") for m in moves) and any(m.startswith("S>F") for m in moves)
+
+
 def test_the_cli_writes_video_and_truth(tmp_path):
     from assistant.cli import main
 
