@@ -80,7 +80,7 @@ class Script:
     def still(self, seen: list[Seen], n: int | None = None) -> int:
         """Still frames; returns the first one's index."""
         first = len(self.frames)
-        for _ in range(n or int(self.rng.integers(5, 9))):
+        for _ in range(n or int(self.rng.integers(7, 15))):  # 0.5-1 s at 15 fps
             self.frames.append(Frame(False, list(seen)))
         return first
 
@@ -181,6 +181,7 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
             script.motion()
             first = script.still(table.seen(state))
             script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
+    script.still(table.seen(state), 20)  # the player looks at the result
     return script, state
 
 
@@ -211,6 +212,7 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
         first = script.still(seen())
         script.truth.append({"event": "card", "card": str(card), "still_frame": first})
         script.truth.append({"event": "move", "card": str(card), "final_cell": list(cell), "still_frame": first})
+    script.still(seen(), 20)
     return script, rows_as_seen(grid, cam, origin, pitch)
 
 
@@ -253,7 +255,7 @@ def drop_frames(script: Script, rng, share: float = 0.1) -> None:
         f.dropped = f.dropped or bool(rng.random() < share)
 
 
-def hands_over_still_table(script: Script, rng, share: float = 0.1) -> None:
+def hands_over_still_table(script: Script, rng, share: float = 0.03) -> None:
     """A hand passes over the still table without moving anything: bursts of motion between still frames (the
     truth's frame numbers move with them)."""
     frames, new_index = [], []

@@ -77,7 +77,7 @@ class PokerFollower:
     def _step(self, view: TableView):
         st = self.state
         dealt = set(st.dealt)
-        new = [c for c in view.cards if c not in dealt]
+        new = [c for c in view.cards if c not in dealt and view.sure(c)]
         waiting = st.current
         if waiting is not None and waiting in view and waiting not in self.pos:
             return self._place(waiting, view[waiting].xy, turned=True)

@@ -16,6 +16,8 @@ from assistant.cards import Card, CardError
 WINDOW = 8  # quiet frames kept as evidence
 MIN_FRAMES = 3  # quiet frames needed before a view is given
 SHARE = 0.6  # a card must be read in this share of the window's frames
+NEW_CARD_FRAMES = 5  # quiet frames before a card never seen before joins the game (1/3 s at 15 fps)
+NEW_CARD_SHARE = 0.75
 SAME_SPOT = 0.12  # two readings closer than this many card sizes are one card (fanned cards lie ~0.2 apart)
 
 
@@ -47,6 +49,13 @@ class TableView:
     frame: int
     cards: dict[Card, Sighting] = field(default_factory=dict)
     card_size: float = 0.0  # a card's long side in pixels (0 when no whole card is seen)
+    frames: int = 0  # quiet frames of evidence behind it
+
+    def sure(self, card: Card) -> bool:
+        """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
+        now would block the real card later."""
+        s = self.cards.get(card)
+        return s is not None and self.frames >= NEW_CARD_FRAMES and s.share >= NEW_CARD_SHARE
 
     def __contains__(self, card: Card) -> bool:
         return card in self.cards
@@ -104,15 +113,20 @@ class TableTracker:
         for readings in self._frames:
             for r in readings:
                 by_card.setdefault(r[0], []).append(r)
+        rough = [Sighting(card, tuple(np.median([r[1] for r in rs], axis=0)), tuple(np.median([r[2] for r in rs], axis=0)),
+                          len(rs) / n, 0.0, max(r[4] for r in rs)) for card, rs in by_card.items()]
+        size = card_size(rough)
         candidates = []
         for card, rs in by_card.items():
-            share = len(rs) / n
             centers = np.array([r[1] for r in rs])
             center = np.median(centers, axis=0)
+            if size:  # a name also read somewhere else (a misread of another card) must not drag the position
+                near = np.hypot(*(centers - center).T) <= 0.25 * size
+                rs = [r for r, k in zip(rs, near) if k] or rs
+                center = np.median(np.array([r[1] for r in rs]), axis=0)
             boxes = np.array([r[2] for r in rs])
             candidates.append(Sighting(card, (float(center[0]), float(center[1])), tuple(np.median(boxes, axis=0).tolist()),
-                                       min(1.0, share), float(np.median([r[3] for r in rs])), max(r[4] for r in rs)))
-        size = card_size(candidates)
+                                       min(1.0, len(rs) / n), float(np.median([r[3] for r in rs])), max(r[4] for r in rs)))
         # the same spot read under two names: the more frequent reading wins, the other is a misread
         candidates.sort(key=lambda s: (-s.share, -s.confidence))
         kept: list[Sighting] = []
@@ -122,4 +136,4 @@ class TableTracker:
             if size and any(np.hypot(*(s.xy - k.xy)) < SAME_SPOT * size for k in kept):
                 continue
             kept.append(s)
-        return TableView(frame_index, {s.card: s for s in kept}, size)
+        return TableView(frame_index, {s.card: s for s in kept}, size, n)

@@ -26,7 +26,7 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.table_view import TableView
+from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.55  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
@@ -102,7 +102,10 @@ class TommyFollower:
         st = self.state
         on_table = self._on_table()
         stock = set(st.stock_cards())
-        new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
+        maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
+        if maybe_new and view.frames < NEW_CARD_FRAMES:
+            return None  # a new card may be coming: wait for its evidence, so events keep the table's order
+        new = [c for c in maybe_new if view.sure(c)]
         new = [c for c in new if not self._misread_of_hidden(c, view[c].xy, view)]
         for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
             if h not in view or not self._whole(view[h]):
@@ -212,7 +215,8 @@ class TommyFollower:
                 best = (d, Target("W", w))
         if best is not None:
             return best[1]
-        others = [q for c, q in self.pos.items() if c != card and c in self._on_table()]
+        ends = {pile[k] for pile in list(st.foundations) + list(st.waste) if pile for k in (0, -1)}
+        others = [q for c, q in self.pos.items() if c != card and c in ends]  # each place's top and bottom
         if any(self._dist(p, q) < FREE for q in others):
             return f"{card} lies between places (not on a pile, not clear of them)"
         can_found = any(not pile and self._fits(f, card) for f, pile in enumerate(st.foundations))
