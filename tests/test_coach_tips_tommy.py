@@ -29,6 +29,9 @@ def test_high_pile():
     s = position("Ah 2h | - | - | -", "Kc Qd | 7s | 9d 4c | -", "Jh")
     assert verdict("tommy.high-pile", s, "S>W0") is True  # on the pile of high cards
     assert verdict("tommy.high-pile", s, "S>W1") is False  # covers the 7
+    assert T.high_pile(s, T.as_moves("S>W3")) is None  # a second pile for high cards: "one" pile
+    fresh = position("- | - | - | -", "9d | 7s | - | -", "Kh")
+    assert verdict("tommy.high-pile", fresh, "S>W2") is True  # no pile kept yet: an empty one starts it
     low = position("Ah 2h | - | - | -", "Kc Qd | 7s | 9d 4c | -", "6c")
     assert verdict("tommy.high-pile", low, "S>W0") is False  # a low card spoils the pile kept for high cards
     assert verdict("tommy.high-pile", low, "S>W3") is True
@@ -84,6 +87,7 @@ def test_watch_seen():
     assert verdict("tommy.watch-seen", s, "S>W0") is False
     assert verdict("tommy.watch-seen", s, "S>W2") is True
     assert T.watch_seen(s, T.as_moves("S>W2")).fields["n"] == 3
+    assert T.watch_seen(s, T.as_moves("S>W1")).follows  # on the King: nothing lower is covered
 
 
 def test_two_under_three():
@@ -100,7 +104,7 @@ def test_same_or_one_higher():
     """002/003: "prefer the pile that already has a card of the same rank or one rank higher on top"."""
     s = position("- | - | - | -", "7h | 9s | Kd | -", "6c")
     assert verdict("tommy.same-or-one-higher", s, "S>W0") is True
-    assert verdict("tommy.same-or-one-higher", s, "S>W2") is False
+    assert verdict("tommy.same-or-one-higher", s, "S>W2") is None  # a preference: other piles do not break it
 
 
 def test_every_tip_has_an_id_sources_and_a_check():

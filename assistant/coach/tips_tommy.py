@@ -5,7 +5,8 @@ The position is a ``TommyState`` with the turned card in hand (one card at a tim
 ``Move`` (``S>W2``, then any ``W1>F0``). Readings where the texts leave a detail open:
 
 * "high cards" (000/001: Kings and other high cards; 002/003: Jacks, Queens, Kings) are J, Q, K; "the pile kept
-  for high cards" is a non-empty waste pile holding only such cards.
+  for high cards" is a non-empty waste pile holding only such cards. "One" pile: a high card follows the tip on
+  that pile, or on an empty pile while there is none yet; opening a second one is neither.
 * "bury all four cards of one rank under higher cards" (000/001): every card of a rank that is not yet on the
   foundations lies in a waste pile under a higher card (with some of the four already up, the rest block just as
   well); a move breaks the tip when it makes that true for a rank.
@@ -13,9 +14,9 @@ The position is a ``TommyState`` with the turned card in hand (one card at a tim
 * "Never bury a 2 under a 3 [...] until both Aces are already on the foundations" (002/003): a 3 on a pile
   holding a 2 while fewer than two foundations are started.
 * "Watch which cards have already appeared" (002/003): covering a lower card is cheap while other cards of its
-  rank are still to come (unseen), and costly when it was the last one free.
-* "prefer the pile that already has a card of the same rank or one rank higher on top" (002/003): among piles
-  whose top is not lower than the card.
+  rank are still to come (unseen), and breaks the tip when it was the last one free.
+* "prefer the pile that already has a card of the same rank or one rank higher on top" (002/003): a preference:
+  followed on such a pile, otherwise silent.
 """
 
 from __future__ import annotations
@@ -55,8 +56,10 @@ def high_pile(state: TommyState, moves) -> Verdict | None:
         return None
     card, pile = _card(state), state.waste[j]
     if card.rank >= HIGH:
-        if not pile or _is_high_pile(pile):
+        if _is_high_pile(pile) or (not pile and not any(_is_high_pile(p) for p in state.waste)):
             return _v(True, "why.tommy.high-pile.kept", card=card, pile=Pile("waste", j))
+        if not pile:
+            return None  # a second pile for high cards: not what the tip asks, not against it
         return _v(False, "why.tommy.high-pile.buries", card=card, top=pile[-1])
     if _is_high_pile(pile):
         return _v(False, "why.tommy.high-pile.spoils", card=card, pile=Pile("waste", j))
@@ -164,20 +167,22 @@ def play_up_at_once(state: TommyState, moves) -> Verdict | None:
 def watch_seen(state: TommyState, moves) -> Verdict | None:
     """002/003: "Watch which cards have already appeared. If three Aces are out and the fourth is still in the
     stock, plan accordingly for the Twos of the second layer." Covering a lower card matters by how many of its
-    rank are still to come."""
+    rank are still to come: covering the last free card of a rank breaks the tip; every other placement on a
+    waste pile keeps it."""
     j = _waste_target(moves)
-    if j is None or not state.waste[j]:
+    if j is None:
         return None
-    card, top = _card(state), state.waste[j][-1]
-    if top.rank >= card.rank:
-        return None
+    card = _card(state)
+    if not state.waste[j] or state.waste[j][-1].rank >= card.rank:
+        return _v(True, "why.tommy.watch-seen.safe", card=card)
+    top = state.waste[j][-1]
     to_come = sum(1 for c in state.unseen() if c.rank == top.rank)
     free_tops = sum(1 for i, p in enumerate(state.waste) if p and i != j and p[-1].rank == top.rank)
     if to_come == 0 and free_tops == 0:
         return _v(False, "why.tommy.watch-seen.last", card=card, top=top, rank=RankName(top.rank))
     if to_come:
         return _v(True, "why.tommy.watch-seen.more", card=card, top=top, n=to_come, rank=RankName(top.rank))
-    return None
+    return _v(True, "why.tommy.watch-seen.safe", card=card)
 
 
 def two_under_three(state: TommyState, moves) -> Verdict | None:
@@ -198,16 +203,15 @@ def two_under_three(state: TommyState, moves) -> Verdict | None:
 
 def same_or_one_higher(state: TommyState, moves) -> Verdict | None:
     """002/003: "When two waste piles are roughly equal in their high cards, prefer the pile that already has a
-    card of the same rank or one rank higher on top (so the new card builds a useful late-game pile)." """
+    card of the same rank or one rank higher on top (so the new card builds a useful late-game pile)." A
+    preference, not a prohibition: a move follows it or says nothing (never breaks it)."""
     j = _waste_target(moves)
     if j is None or not state.waste[j]:
         return None
     card, top = _card(state), state.waste[j][-1]
-    if top.rank < card.rank:
-        return None
-    if top.rank - card.rank <= 1:
+    if 0 <= top.rank - card.rank <= 1:
         return _v(True, "why.tommy.same-or-one-higher.close", card=card, top=top)
-    return _v(False, "why.tommy.same-or-one-higher.gap", card=card, top=top)
+    return None
 
 
 TIPS: tuple[Tip, ...] = (
