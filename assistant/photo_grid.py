@@ -381,18 +381,21 @@ def grid_from_cards(sightings: Iterable[Sighting],
     """
     sightings = [s for s in sightings if s.card or s.probs]
     names = sorted({s.card for s in sightings if s.card})
-    points = np.asarray(card_centres, float).reshape(-1, 2) if card_centres is not None else np.zeros((0, 2))
-    if len(points) < 4:
-        points = _name_centres([s for s in sightings if s.card])
-    fit = fit_lattice(points) if len(points) >= 3 and len(names) >= MIN_GRID_CARDS else None
+    candidates = []  # whole cards' centres first, then the named cards' (when the card boxes make no grid)
+    if card_centres is not None and len(card_centres) >= 4:
+        candidates.append(np.asarray(card_centres, float).reshape(-1, 2))
+    candidates.append(_name_centres([s for s in sightings if s.card]))
+    fit = None
+    if len(names) >= MIN_GRID_CARDS:
+        for points in candidates:
+            fit = _grid_lattice(points)
+            if fit is not None:
+                break
     if fit is None:
         return GridReading(rows=_empty_rows(), warnings=[_too_few(len(names))], found=False,
                            cell_boxes=[[None] * SIZE for _ in range(SIZE)], cards_seen=len(names))
     h, coords = fit
     on = coords[:, 0] != -9999
-    if on.sum() < MIN_GRID_CARDS or min(np.ptp(coords[on], axis=0)) < 2:  # a few loose cards are no grid
-        return GridReading(rows=_empty_rows(), warnings=[_too_few(len(names))], found=False,
-                           cell_boxes=[[None] * SIZE for _ in range(SIZE)], cards_seen=len(names))
     centre = coords[on].mean(0) if on.any() else np.zeros(2)
     col_axis, row_axis = seen_orientation(h, centre)
     h_inv = np.linalg.inv(h)
@@ -600,6 +603,18 @@ def _hungarian(cost: np.ndarray) -> list[int]:
     return match
 
 
+def _grid_lattice(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`fit_lattice`, or None when fewer than MIN_GRID_CARDS points, or under three rows or columns, are on
+    it (a few loose cards are no grid)."""
+    fit = fit_lattice(points) if len(points) >= 3 else None
+    if fit is None:
+        return None
+    on = fit[1][:, 0] != -9999
+    if on.sum() < MIN_GRID_CARDS or min(np.ptp(fit[1][on], axis=0)) < 2:
+        return None
+    return fit
+
+
 def _cell_quad(h: np.ndarray, centre: np.ndarray) -> np.ndarray:
     a, b = centre
     corners = np.array([[a - 0.5, b - 0.5], [a + 0.5, b - 0.5], [a + 0.5, b + 0.5], [a - 0.5, b + 0.5]])
@@ -607,16 +622,34 @@ def _cell_quad(h: np.ndarray, centre: np.ndarray) -> np.ndarray:
 
 
 def _name_centres(sightings: list[Sighting]) -> np.ndarray:
-    """One point per card name: the score-weighted centre of its readings (two corners -> the card's middle)."""
-    acc: dict[str, list] = {}
+    """Card middles from the named corners: a name read at two corners of one card (its best reading and the one
+    nearest a card's diagonal away from it) gives the middle between them. When at least MIN_GRID_CARDS names give such a middle,
+    only those are returned (a card seen by one corner only, or a name read in two places, would put its point off
+    the middle); otherwise every name's best reading."""
+    by_name: dict[str, list[Sighting]] = {}
     for s in sightings:
-        x, y = s.centre
-        w = max(float(s.score), 1e-3)
-        a = acc.setdefault(s.card, [0.0, 0.0, 0.0])
-        a[0] += w * x
-        a[1] += w * y
-        a[2] += w
-    return np.array([[a[0] / a[2], a[1] / a[2]] for a in acc.values()], float).reshape(-1, 2)
+        by_name.setdefault(s.card, []).append(s)
+    best = {n: sorted(v, key=lambda s: -s.score) for n, v in by_name.items()}
+    gaps = []
+    for readings in best.values():
+        if len(readings) >= 2:
+            a = np.array(readings[0].centre)
+            gaps.append(min(np.hypot(*(np.array(r.centre) - a)) for r in readings[1:]))
+    diagonal = float(np.median(gaps)) if gaps else 0.0
+    middles, single = [], []
+    for readings in best.values():
+        a = np.array(readings[0].centre)
+        others = [np.array(r.centre) for r in readings[1:]]
+        gap = [np.hypot(*(o - a)) for o in others]
+        partner = [o for o, g in sorted(zip(others, gap), key=lambda og: abs(og[1] - diagonal))
+                   if 0.5 * diagonal <= g <= 2.0 * diagonal]  # perspective: near cards look up to ~2x far ones
+        if partner:
+            middles.append((a + partner[0]) / 2)
+        else:
+            single.append(a)
+    if len(middles) >= MIN_GRID_CARDS:
+        return np.array(middles, float).reshape(-1, 2)
+    return np.array(middles + single, float).reshape(-1, 2)
 
 
 def _too_few(n: int) -> str:

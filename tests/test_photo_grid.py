@@ -239,3 +239,10 @@ def test_an_even_split_between_two_free_names_is_a_doubt_not_a_crash():
     reading = grid_from_cards(s, centres)
     assert reading.rows[4][4] in ("Kd", "Kh") and reading.warnings == []
     assert len(reading.doubts) == 1 and reading.doubts[0].startswith("row 5, column 5: K")
+
+
+def test_card_boxes_that_make_no_grid_give_way_to_the_corners():
+    """A far photo: a few whole-card boxes, scattered, that hold no 3x3 block: the named corners find the grid."""
+    s, _ = deal(angle=12)
+    scattered = np.array([[10.0, 10.0], [700.0, 40.0], [380.0, 500.0], [90.0, 420.0], [600.0, 610.0]])
+    assert grid_from_cards(s, scattered).rows == DEALT.tolist()

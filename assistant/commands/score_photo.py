@@ -101,8 +101,11 @@ def read_grid(detector, image):
         if _clean(reading):
             return reading, result
         d = result.detections
-        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[(d.data.get("label", np.array([])) == "index")] if len(d) else []
-        index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) else saved[1]
+        named = (d.data.get("label", np.array([])) == "index") & (d.data.get("card", np.array([])) != "") \
+            if len(d) else np.zeros(0, bool)
+        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[named] if len(d) else []
+        # the indices' size from the corners read, when there are enough of them; else the detector's own plan
+        index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) >= 8 else saved[1]
         detector.tile = "auto"
         detector.min_index_px = max(detector.min_model_px, min(index_px, 4 * saved[1]))
         zoom = 1
