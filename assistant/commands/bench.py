@@ -1,5 +1,6 @@
 """``patience bench tommy|poker|shuffle``: play many games with the advisors and print figures;
-``patience bench score-photo``: read labelled photos of dealt grids."""
+``patience bench score-photo``: read labelled photos of dealt grids; ``patience bench camera``: follow rendered
+game videos with the live assistant."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ BENCHMARKS = {
     "score-photo": ("assistant.benchmarks.score_photo",
                     "Poker Patience photos: grids and cells read right, ms per photo (labelled photos)"),
     "tips": ("assistant.benchmarks.tips", "the rules' tips alone: win rate / mean score of players who follow only tips"),
+    "camera": ("assistant.benchmarks.camera",
+               "the live camera assistant on rendered game videos: games recovered, moves, latency, ms a frame"),
     "replay": ("assistant.benchmarks.replay", "check benchmark logs: every move legal, results as recorded"),
 }
 

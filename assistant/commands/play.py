@@ -36,7 +36,8 @@ def add_parser(subparsers) -> None:
                    "in-suit, strategy, numerica, calculation, puss-in-the-corner, one-redeal; Poker: american, "
                    "english, american-adjacent, english-adjacent, american-shuffle, english-shuffle)")
     p.add_argument("--seed", type=int, help="the app calls the cards of this seeded shuffle (same deal for every player)")
-    p.add_argument("--budget-ms", type=float, default=500.0, help="thinking time for each hint (default 500 ms)")
+    p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
+                   "--source: the hint must follow the card within a second)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
     p.set_defaults(func=run)
 
@@ -58,7 +59,7 @@ def run(args) -> int:
         session = Session.new(args.game, args.variant, args.seed, saver=save_session)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms)
+    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0)
 
 
 def run_camera(args, Session, session=None) -> int:
@@ -76,7 +77,7 @@ def run_camera(args, Session, session=None) -> int:
             raise UserError(str(exc)) from None
     console = None if args.headless else Console()
     return run_live(session, args.source, as_json=args.json, headless=args.headless, show=args.show,
-                    hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", 500.0),
+                    hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", None) or 250.0,
                     save=save_session, model_dir=args.model, threads=args.threads, console=console)
 
 

@@ -9,6 +9,7 @@ between frames, on the same thread as the camera's events, so the game has one w
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,9 +20,9 @@ from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.live.hint_worker import HintWorker, Job
 from assistant.live.table_view import TableTracker, TableView
-from vision.motion import MotionGate
+from vision.motion import SHARE, WHOLE, MotionGate
 
-READ_EVERY = 1  # read every quiet frame (the reader is the costly part; the gate skips moving frames)
+READ_BELOW = 0.08  # frames where more than this share of the picture moves are not read (a hand over the table)
 
 
 @dataclass
@@ -81,6 +82,9 @@ class LiveGame:
         self._fps_t0 = time.perf_counter()
         self._fps_n = 0
         self.view: TableView | None = None
+        self._hints_on = hints
+        self._hint_position = None
+        self._asked_ahead: set[str] = set()
         self.last_result = None
         self._result_sent = False
         self.session.saver = None  # the worker saves, off the frame path
@@ -96,29 +100,32 @@ class LiveGame:
 
     # -- frames --------------------------------------------------------------------------------------------------
     def process(self, frame_index: int, image) -> None:
-        """One frame of the source: the gate, and on still frames the card reader."""
+        """One frame of the source: the motion gate, and the card reader where the picture is still enough."""
         motion = self.gate.update(image)
         read = None
-        if not motion.moving and (motion.still_for - self.gate.settle) % READ_EVERY == 0:
+        if motion.changed < READ_BELOW:
             def read():
                 result = self.read(image, self._previous)
                 self._previous = result
                 return result.cards
-        self.process_reading(frame_index, motion.moving, read, motion.changed)
+        self.process_reading(frame_index, motion.changed >= WHOLE, read, motion.changed, motion.still_at)
 
-    def process_reading(self, frame_index: int, moving: bool, read, changed: float = 0.0) -> None:
-        """The same for a frame whose motion verdict is known; ``read()`` gives its cards (None: not read).
-        Tests and cached-detection replays enter here."""
+    def process_reading(self, frame_index: int, moving: bool, read, changed: float = 0.0, still_at=None) -> None:
+        """The same for a frame whose motion is known: ``moving`` the whole picture, ``still_at(box)`` where;
+        ``read()`` gives its cards (None: too much motion to read). Tests and cached-detection replays enter here."""
         self._frame = frame_index
         self._run_commands()
         self.status.frames += 1
         self._tick_fps()
-        self.status.moving = moving
+        self.status.moving = moving or changed > SHARE
         if moving:
             self.tracker.moving()
-            self.status.message = "hand in view" if changed > 0.01 else "hold still"
+            self.status.message = "the camera or the light moved: hold still"
             return
         if read is None:
+            if still_at is not None:
+                self.tracker.disturb(still_at)
+            self.status.message = "hand in view"
             return
         start = time.perf_counter()
         cards = read()
@@ -126,7 +133,7 @@ class LiveGame:
         if cards:
             best = max(cards, key=lambda c: c.confidence)
             self.status.last_reading = f"{best.card} {best.confidence:.2f}"
-        view = self.tracker.update(frame_index, cards)
+        view = self.tracker.update(frame_index, cards, still_at)
         if view is None:
             return
         self.view = view
@@ -134,15 +141,39 @@ class LiveGame:
         warnings = self.follower.update(view)
         for w in warnings:
             self._emit({"event": "warning", "frame": frame_index, "message": w})
-        self.status.message = self.follower.problem or ""
+        self.status.message = self.follower.problem or ("hand in view" if changed > SHARE else "")
         self._flush(frame_index)
+        self._think_ahead(view)
+
+    def _think_ahead(self, view: TableView) -> None:
+        """Cards being read that the game has not seen yet: start their hints before they are certain."""
+        if not self._hints_on or not self.session.needs_card():
+            return
+        unseen = set(self.session.state.unseen())
+        for card in view.cards:
+            if card in unseen and not view.sure(card):
+                position = self._after_turn(card)
+                if position is not None:
+                    key = position_key(position)
+                    if key not in self._asked_ahead:
+                        self._asked_ahead.add(key)
+                        self.worker.submit(Job(self._frame, position, key=key, ahead=True))
 
     def finish(self, wait: bool = True) -> None:
-        """The source ended: finish the saves and hints."""
+        """The source ended: finish the saves and hints; a game not over gets its standing as an unfinished result."""
         self._flush(self._frame)
+        if not self._result_sent:
+            self._result_sent = True
+            self._submit(self._frame, [{"event": "result", "frame": self._frame, **self.result_json(),
+                                        "finished": False}], want_hint=False)
         self.worker.close(wait=wait)
 
     # -- applying events -----------------------------------------------------------------------------------------
+    def _after_turn(self, card: Card):
+        """A copy of the game with ``card`` just turned (the position its hint is for), or None if it cannot be."""
+        position = session_copy(self.session)
+        return position if position.handle(Turn(card)).ok else None
+
     def _apply(self, event) -> Outcome:
         """Apply one follower event to the game and queue its card / move events (published once saved)."""
         session = self.session
@@ -151,8 +182,11 @@ class LiveGame:
             moved = session.kind.moved_card(session.state, event.move)
         elif isinstance(event, TurnAndPlay):
             moved = event.card
+        if isinstance(event, (Turn, TurnAndPlay)) and event.card is not None:
+            self._hint_position = self._after_turn(event.card)  # a card's hint: where to put it, once turned
         outcome = session.handle(event)
         if not outcome.ok:
+            self._hint_position = None
             return outcome
         frame = self._frame
         for card in outcome.cards:
@@ -177,7 +211,8 @@ class LiveGame:
         if self.session.is_over and not self._result_sent:
             self._result_sent = True
             events.append({"event": "result", "frame": frame, **self.result_json()})
-        self._submit(frame, events, want_hint=not self.session.is_over)
+        position, self._hint_position = self._hint_position, None
+        self._submit(frame, events, want_hint=position is not None, hint_position=position)
 
     def result_json(self) -> dict:
         if self.session.game == "poker":
@@ -186,8 +221,10 @@ class LiveGame:
                     "english": st.score("english").total}
         return self.session.result_json()
 
-    def _submit(self, frame: int, events: list[dict], want_hint: bool) -> None:
-        self.worker.submit(Job(frame, session_copy(self.session), events, want_hint))
+    def _submit(self, frame: int, events: list[dict], want_hint: bool, hint_position=None) -> None:
+        position = hint_position if hint_position is not None else (session_copy(self.session) if want_hint else None)
+        key = position_key(position) if position is not None else ""
+        self.worker.submit(Job(frame, session_copy(self.session), events, want_hint, position, key))
 
     def _emit(self, event: dict) -> None:
         """Events that need no save (warnings) go out at once, in order with the worker's."""
@@ -200,7 +237,7 @@ class LiveGame:
         self._publish_raw(event)
 
     def _on_hint(self, hint, job: Job, ms: float) -> None:
-        with self._lock:
+        with self._lock:  # the table as saved, with the hint for the card just turned (even if laid already)
             self.published = Published(job.snapshot, hint, job.frame, self.published.events)
         if hint is not None and hint.options:
             self._publish_raw(hint_event(hint, job, ms))
@@ -281,9 +318,14 @@ def rename_last_card(session, card: Card) -> Outcome:
     return Outcome(True, (f"{old} renamed {card}",))
 
 
+def position_key(session) -> str:
+    """The identity of a position (its whole history), for hints thought out ahead."""
+    return json.dumps(session.state.to_dict(), sort_keys=True, default=str)
+
+
 def hint_event(hint, job: Job, ms: float) -> dict:
-    """The ``hint`` JSON event: the best move and each option's numbers."""
-    snapshot = job.snapshot
+    """The ``hint`` JSON event: the card it is for, the best move and each option's numbers."""
+    snapshot = job.hint_position if job.hint_position is not None else job.snapshot
     hand = snapshot.hand
     options = []
     for o in hint.options:

@@ -31,6 +31,7 @@ class Sighting:
     share: float  # of the window's frames that read it
     confidence: float  # median reader confidence
     corners: int  # most corners read at once (2: the whole card shows)
+    frames: int = 0  # frames that read it (since it was last disturbed)
 
     @property
     def xy(self) -> np.ndarray:
@@ -55,7 +56,7 @@ class TableView:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
         now would block the real card later."""
         s = self.cards.get(card)
-        return s is not None and self.frames >= NEW_CARD_FRAMES and s.share >= NEW_CARD_SHARE
+        return s is not None and s.frames >= NEW_CARD_FRAMES and s.share >= NEW_CARD_SHARE
 
     def __contains__(self, card: Card) -> bool:
         return card in self.cards
@@ -75,49 +76,74 @@ def card_size(sightings) -> float:
 
 
 class TableTracker:
-    """Feed it every frame's motion verdict and (on quiet frames) the reader's cards; it returns a ``TableView``
-    once the table has been quiet for ``MIN_FRAMES`` read frames, else None."""
+    """Feed it each read frame's cards (and where the picture moves); it returns a ``TableView`` of the cards
+    read steadily, or None while there is too little evidence.
+
+    Evidence is kept per card: a reading counts only where nothing moves around the card, and motion over a card
+    clears that card's evidence (it may be being carried), not the others'. A card is in the view once it was read
+    in ``min_frames`` frames and in ``share`` of the frames since it was first read (in the window)."""
 
     def __init__(self, window: int = WINDOW, min_frames: int = MIN_FRAMES, share: float = SHARE):
         self.window, self.min_frames, self.share = window, min_frames, share
-        self._frames: list[list] = []  # per quiet frame: [(card, center, box, confidence, corners), ...]
+        self._frames: list[int] = []  # the frames read, newest last
+        self._readings: dict[Card, list[tuple]] = {}  # card -> [(frame, center, box, confidence, corners)]
 
     def reset(self) -> None:
         self._frames.clear()
+        self._readings.clear()
 
     def moving(self) -> None:
-        """Motion: the evidence so far no longer describes the table."""
-        self._frames.clear()
+        """The whole picture moved (camera, light, a hand over everything): the evidence no longer holds."""
+        self.reset()
 
-    def update(self, frame_index: int, seen_cards) -> TableView | None:
-        """``seen_cards``: the reader's cards of one quiet frame (objects with card, confidence, box, corners)."""
-        readings = []
+    def disturb(self, still_at) -> None:
+        """A frame not read (too much motion): cards where it moves lose their evidence."""
+        for card in [c for c, rs in self._readings.items() if rs and not still_at(rs[-1][2])]:
+            del self._readings[card]
+
+    def update(self, frame_index: int, seen_cards, still_at=None) -> TableView | None:
+        """``seen_cards``: the reader's cards of one frame (objects with card, confidence, box, corners);
+        ``still_at(box)``: whether nothing moves there (None: the frame is still everywhere)."""
+        self._frames.append(frame_index)
+        if len(self._frames) > self.window:
+            self._frames.pop(0)
+        if still_at is not None:
+            self.disturb(still_at)
         for s in seen_cards:
             try:
                 card = Card.parse(s.card)
             except CardError:
                 continue
+            if still_at is not None and not still_at(s.box):
+                self._readings.pop(card, None)
+                continue
             x1, y1, x2, y2 = s.box
-            readings.append((card, ((x1 + x2) / 2, (y1 + y2) / 2), tuple(s.box), float(s.confidence),
-                             int(getattr(s, "corners", 1))))
-        self._frames.append(readings)
-        if len(self._frames) > self.window:
-            self._frames.pop(0)
+            self._readings.setdefault(card, []).append(
+                (frame_index, ((x1 + x2) / 2, (y1 + y2) / 2), tuple(s.box), float(s.confidence),
+                 int(getattr(s, "corners", 1))))
+        oldest = self._frames[0]
+        for card in list(self._readings):
+            rs = [r for r in self._readings[card] if r[0] >= oldest]
+            if rs:
+                self._readings[card] = rs
+            else:
+                del self._readings[card]
         if len(self._frames) < self.min_frames:
             return None
         return self._view(frame_index)
 
     def _view(self, frame_index: int) -> TableView:
-        n = len(self._frames)
-        by_card: dict[Card, list] = {}
-        for readings in self._frames:
-            for r in readings:
-                by_card.setdefault(r[0], []).append(r)
+        def available(rs) -> int:
+            return sum(1 for f in self._frames if f >= rs[0][0])
+
         rough = [Sighting(card, tuple(np.median([r[1] for r in rs], axis=0)), tuple(np.median([r[2] for r in rs], axis=0)),
-                          len(rs) / n, 0.0, max(r[4] for r in rs)) for card, rs in by_card.items()]
+                          len(rs) / available(rs), 0.0, max(r[4] for r in rs)) for card, rs in self._readings.items()]
         size = card_size(rough)
         candidates = []
-        for card, rs in by_card.items():
+        for card, rs in self._readings.items():
+            frames = available(rs)
+            if len(rs) < self.min_frames:
+                continue
             centers = np.array([r[1] for r in rs])
             center = np.median(centers, axis=0)
             if size:  # a name also read somewhere else (a misread of another card) must not drag the position
@@ -126,9 +152,10 @@ class TableTracker:
                 center = np.median(np.array([r[1] for r in rs]), axis=0)
             boxes = np.array([r[2] for r in rs])
             candidates.append(Sighting(card, (float(center[0]), float(center[1])), tuple(np.median(boxes, axis=0).tolist()),
-                                       min(1.0, len(rs) / n), float(np.median([r[3] for r in rs])), max(r[4] for r in rs)))
+                                       min(1.0, len(rs) / frames), float(np.median([r[3] for r in rs])),
+                                       max(r[4] for r in rs), len(rs)))
         # the same spot read under two names: the more frequent reading wins, the other is a misread
-        candidates.sort(key=lambda s: (-s.share, -s.confidence))
+        candidates.sort(key=lambda s: (-s.frames, -s.share, -s.confidence))
         kept: list[Sighting] = []
         for s in candidates:
             if s.share < self.share:
@@ -136,4 +163,4 @@ class TableTracker:
             if size and any(np.hypot(*(s.xy - k.xy)) < SAME_SPOT * size for k in kept):
                 continue
             kept.append(s)
-        return TableView(frame_index, {s.card: s for s in kept}, size, n)
+        return TableView(frame_index, {s.card: s for s in kept}, size, len(self._frames))

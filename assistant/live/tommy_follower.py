@@ -103,7 +103,7 @@ class TommyFollower:
         on_table = self._on_table()
         stock = set(st.stock_cards())
         maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
-        if maybe_new and view.frames < NEW_CARD_FRAMES:
+        if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c)]
         new = [c for c in new if not self._misread_of_hidden(c, view[c].xy, view)]
