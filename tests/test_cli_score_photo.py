@@ -200,3 +200,12 @@ def test_read_photo_applies_the_exif_orientation_and_refuses_cut_off_jpegs(tmp_p
     cut.write_bytes((FIX / "grid_phone_exif.jpg").read_bytes()[:-500])
     with pytest.raises(ValueError, match="cut off"):
         read_photo(cut)
+
+
+def test_the_second_look_is_cut_to_where_the_whole_cards_are():
+    from assistant.commands.score_photo import cards_region
+
+    boxes = [[1000 + 120 * c, 800 + 170 * r, 1100 + 120 * c, 940 + 170 * r] for r in range(5) for c in range(5)]
+    x0, y0, x1, y1 = cards_region(boxes, (3000, 4000))
+    assert (x0, y0) == (1000 - 28, 800 - 28) and (x1, y1) == (1580 + 28, 1620 + 28)  # a fifth of a card round
+    assert cards_region(boxes[:5], (3000, 4000)) == (0, 0, 4000, 3000)  # too few cards: the whole picture

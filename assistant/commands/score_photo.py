@@ -47,6 +47,11 @@ PROBE_WEIGHT = 0.5
 # A picture no bigger than the detector's input whose corner indices are smaller than this (x TILE_INDEX_SHARE,
 # pixels) is looked at again at twice its size when the first look leaves the grid incomplete.
 SMALL_INDEX_PX = 12.0
+# Enough corners (or whole cards) seen on the first look to size the second look's tiles by them.
+MIN_CORNERS = 8
+# A corner index is about this share of a card's long side high (0.17-0.3 in the decks seen; the low end, so that
+# tiles are fine enough for small indices).
+INDEX_PER_CARD = 0.17
 
 
 def add_parser(subparsers) -> None:
@@ -90,8 +95,11 @@ def read_grid(detector, image):
     """``(GridReading, DetectionResult)`` for one BGR picture.
 
     First the whole picture at the detector's input size (a grid that fills a phone photo has corner indices
-    large enough for it); when that leaves cells unread and the picture is bigger than the detector's input, once
-    more with tiles just fine enough for the indices seen (``vision.tiling``) and the better reading kept."""
+    large enough for it). When that leaves the grid incomplete, a second look at the part of the picture where the
+    cards are (the whole cards the first look found), in tiles just fine enough for the indices seen or expected
+    from the cards' size (``vision.tiling``), or at twice the size for a small picture of small cards; the better
+    reading is kept."""
+    import cv2
     import numpy as np
 
     saved = detector.tile, detector.min_index_px
@@ -101,29 +109,31 @@ def read_grid(detector, image):
         if _clean(reading):
             return reading, result
         d = result.detections
-        named = (d.data.get("label", np.array([])) == "index") & (d.data.get("card", np.array([])) != "") \
-            if len(d) else np.zeros(0, bool)
-        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[named] if len(d) else []
-        # the indices' size from the corners read, when there are enough of them; else the detector's own plan
-        index_px = float(np.median(heights)) * TILE_INDEX_SHARE if len(heights) >= 8 else saved[1]
+        labels = d.data.get("label", np.zeros(len(d), object)) if len(d) else np.zeros(0, object)
+        named = (labels == "index") & (d.data.get("card", np.zeros(len(d), object)) != "") if len(d) else labels == ""
+        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[named] if len(d) else np.zeros(0)
+        cards = d.xyxy[labels == "card"] if len(d) else np.zeros((0, 4))
+        # the indices' size from the corners read; else from the whole cards' size; else the detector's own plan
+        if len(heights) >= MIN_CORNERS:
+            index_px = float(np.median(heights)) * TILE_INDEX_SHARE
+        elif len(cards) >= MIN_CORNERS:
+            index_px = INDEX_PER_CARD * float(np.median(np.ptp(cards.reshape(-1, 2, 2), axis=1).max(axis=1)))
+            index_px *= TILE_INDEX_SHARE
+        else:
+            index_px = saved[1]
+        x0, y0, x1, y1 = cards_region(cards, image.shape[:2])
+        view = image[y0:y1, x0:x1]
         detector.tile = "auto"
         detector.min_index_px = max(detector.min_model_px, min(index_px, 4 * saved[1]))
         zoom = 1
-        if detector.tile_plan(image.shape[:2]) is None:
-            if index_px >= SMALL_INDEX_PX:
-                return reading, result
-            # a small picture of small cards: look again at twice the size, in tiles
-            import cv2
-
-            zoom = 2
+        if detector.tile_plan(view.shape[:2]) is None and index_px < SMALL_INDEX_PX:
+            zoom = 2  # a small picture of small cards: look again at twice the size, in tiles
             detector.min_index_px = max(detector.min_model_px, index_px * zoom)
-            bigger = cv2.resize(image, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-            if detector.tile_plan(bigger.shape[:2]) is None:
-                return reading, result
-            reading2, result2 = _read(detector, bigger)
-            reading2 = _scaled(reading2, 1 / zoom)
-        else:
-            reading2, result2 = _read(detector, image)
+            view = cv2.resize(view, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        elif detector.tile_plan(view.shape[:2]) is None and view.shape[:2] == image.shape[:2]:
+            return reading, result  # the same look again would see the same
+        reading2, result2 = _read(detector, view)
+        reading2 = _moved(reading2, 1 / zoom, x0, y0)
         if _quality(reading2) > _quality(reading):
             return reading2, result2
         return reading, result
@@ -131,14 +141,33 @@ def read_grid(detector, image):
         detector.tile, detector.min_index_px = saved
 
 
-def _scaled(reading, factor: float):
-    """The reading with its picture geometry scaled (a reading made on an enlarged copy of the picture)."""
+def cards_region(card_boxes, image_hw) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)``: the part of the picture that holds the whole cards found (a margin of a fifth of a
+    card all round); the whole picture when fewer than MIN_CORNERS were found or they cover most of it."""
     import numpy as np
 
-    s = np.diag([factor, factor, 1.0])
-    reading.cell_boxes = [[None if q is None else q * factor for q in row] for row in reading.cell_boxes]
+    h, w = image_hw
+    if len(card_boxes) < MIN_CORNERS:
+        return 0, 0, w, h
+    b = np.asarray(card_boxes, float)
+    margin = 0.2 * float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+    x0, y0 = (int(max(0, np.floor(v - margin))) for v in b[:, :2].min(axis=0))
+    x1, y1 = int(min(w, np.ceil(b[:, 2].max() + margin))), int(min(h, np.ceil(b[:, 3].max() + margin)))
+    if (x1 - x0) * (y1 - y0) > 0.8 * w * h:
+        return 0, 0, w, h
+    return x0, y0, x1, y1
+
+
+def _moved(reading, factor: float, dx: float, dy: float):
+    """The reading's picture geometry scaled by ``factor`` then shifted by (dx, dy): a reading made on an enlarged
+    part of the picture, brought back to the whole picture's pixels."""
+    import numpy as np
+
+    m = np.array([[factor, 0.0, dx], [0.0, factor, dy], [0.0, 0.0, 1.0]])
+    reading.cell_boxes = [[None if q is None else (q * factor + np.array([dx, dy], np.float32)).astype(np.float32)
+                           for q in row] for row in reading.cell_boxes]
     if reading.seen_h is not None:
-        reading.seen_h = s @ reading.seen_h
+        reading.seen_h = m @ reading.seen_h
     return reading
 
 
