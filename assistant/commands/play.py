@@ -11,10 +11,6 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-HELP = (
-    "type the card you turned (Qh, 10s, T♣) - a move: Sir Tommy S>W2, W1>F0 (or w2 / f0 for the turned card), "
-    "Poker r1c3 or 13 - Enter: the caller's next card (with --seed) - u: undo - h: hint - q: save and quit"
-)
 
 
 def add_parser(subparsers) -> None:
@@ -22,16 +18,8 @@ def add_parser(subparsers) -> None:
         "play", help="play a game with a real deck and get hints", description=__doc__,
     )
     p.add_argument("game", choices=["tommy", "poker"], help="tommy (Sir Tommy) or poker (Poker Patience)")
-    p.add_argument("--source", metavar="S", help="the camera: a webcam index (0), a video file, a stream URL (a phone "
-                   "as webcam) or a folder of images (name order)")
     p.add_argument("--manual", action="store_true", help="type the cards you turn (no camera)")
-    p.add_argument("--headless", action="store_true", help="with --source: no panel (use with --json)")
-    p.add_argument("--json", action="store_true", help="with --source: one JSON object per line and event "
-                   "(card, hint, move, warning, result), each with the frame it was decided on")
-    p.add_argument("--show", action="store_true", help="with --source: a window with the video, the cards read "
-                   "and the suggested place (needs OpenCV with windows)")
-    p.add_argument("--model", metavar="DIR", help="card recognition models (default: the committed models/)")
-    p.add_argument("--threads", type=int, help="threads for the card reader (default 2)")
+    add_camera_arguments(p)
     p.add_argument("--variant", help="rules variant (Sir Tommy: standard, aces-out-first, four-at-a-time, old-strict, "
                    "in-suit, strategy, numerica, calculation, puss-in-the-corner, one-redeal; Poker: american, "
                    "english, american-adjacent, english-adjacent, american-shuffle, english-shuffle)")
@@ -56,7 +44,7 @@ def run(args) -> int:
     if args.source:
         return run_camera(args, Session)
     try:
-        session = Session.new(args.game, args.variant, args.seed, saver=save_session)
+        session = Session.new(args.game, args.variant, args.seed, saver=new_game_saver())
     except ValueError as exc:
         raise UserError(str(exc)) from None
     return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0)
@@ -71,20 +59,34 @@ def run_camera(args, Session, session=None) -> int:
 
     if session is None:
         try:
-            session = Session.new(args.game, args.variant, getattr(args, "seed", None), saver=save_session,
+            session = Session.new(args.game, args.variant, getattr(args, "seed", None), saver=new_game_saver(),
                                   meta={"source": str(args.source)})
         except ValueError as exc:
             raise UserError(str(exc)) from None
     console = None if args.headless else Console()
     return run_live(session, args.source, as_json=args.json, headless=args.headless, show=args.show,
                     hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", None) or 250.0,
-                    save=save_session, model_dir=args.model, threads=args.threads, console=console)
+                    save=session.saver, model_dir=args.model, threads=args.threads, console=console)
 
 
-def save_session(session) -> None:
-    from assistant.saves import write_save
+def new_game_saver():
+    """Every game in a file of its own, saved after every action (assistant.saves)."""
+    from assistant.saves import new_game_saver as saver
 
-    write_save(session.game, *session.to_save().values())
+    return saver()
+
+
+def add_camera_arguments(p) -> None:
+    """The camera options, shared by ``play`` and ``resume``."""
+    p.add_argument("--source", metavar="S", help="the camera: a webcam index (0), a video file, a stream URL (a phone "
+                   "as webcam) or a folder of images (name order)")
+    p.add_argument("--headless", action="store_true", help="with --source: no panel (use with --json)")
+    p.add_argument("--json", action="store_true", help="with --source: one JSON object per line and event "
+                   "(card, hint, move, warning, result), each with the frame it was decided on")
+    p.add_argument("--show", action="store_true", help="with --source: a window with the video, the cards read "
+                   "and the suggested place (needs OpenCV with windows)")
+    p.add_argument("--model", metavar="DIR", help="card recognition models (default: the committed models/)")
+    p.add_argument("--threads", type=int, help="threads for the card reader (default 2)")
 
 
 def play_loop(session, *, hints: bool = True, budget_ms: float = 500.0, console=None,
@@ -94,12 +96,16 @@ def play_loop(session, *, hints: bool = True, budget_ms: float = 500.0, console=
 
     from assistant.panel.game_panel import game_panel
 
+    from assistant.help_texts import session_help
+    from assistant.warmup import wait_ready
+
     console = console or Console()
     read_line = read_line or _stdin_line
-    message = f"Saved as you go. {HELP}"
+    message = f"Saved as you go. {session_help(session)}"
     while True:
         hint = None
         if hints and not session.is_over:
+            wait_ready(console, session)
             hint = _hint(session, budget_ms)
         console.print(game_panel(session, hint=hint, message=message))
         if session.is_over:
@@ -120,36 +126,42 @@ def _prompt(session) -> str:
 
 
 def _act(session, line: str) -> str:
-    """Apply one line of input; returns the message for the next panel (errors are one line, state unchanged)."""
+    """Apply one line of input through ``Session.handle``; returns the message for the next panel (a refusal is
+    one line and the game is unchanged)."""
     from assistant.cards import Card, CardError
+    from assistant.events import Turn, Undo
+    from assistant.help_texts import not_understood, session_help
 
     low = line.lower()
+    if low in ("u", "undo"):
+        return _said(session.handle(Undo()))
+    if low in ("h", "hint", "?", "help"):
+        return session_help(session)
+    if not line:
+        if session.needs_card() and session.seed is not None:
+            return _said(session.handle(Turn()))
+        return "type a card or a move (h for help)"
     try:
-        if low in ("u", "undo"):
-            return f"undone: {session.undo()}"
-        if low in ("h", "hint", "?", "help"):
-            return HELP
-        if not line:
-            if session.needs_card() and session.seed is not None:
-                return f"turned {session.turn()}"
-            return "type a card or a move (h for help)"
-        if session.needs_card():
-            try:
-                card = Card.parse(line)
-            except CardError:
-                card = None
-            if card is not None:
-                if session.seed is not None:
-                    expected = session.called_card()
-                    if expected is not None and expected != card:
-                        return f"the caller turned {expected}, not {card}: press Enter to take it"
-                session.turn(card)
-                return f"turned {card}"
-        elif _is_card(line):
+        card = Card.parse(line)
+    except CardError:
+        card = None
+    if card is not None:
+        if not session.needs_card():
             return f"[red]place the turned card first ({_hand_text(session)}), then turn the next one[/]"
-        return f"played {session.play(line)}"
-    except ValueError as exc:  # CardError, IllegalMoveError, parse errors: all ValueErrors, state unchanged
-        return f"[red]{exc}[/]"
+        expected = session.called_card()
+        if expected is not None and expected != card:
+            return f"the caller turned {expected}, not {card}: press Enter to take it"
+        return _said(session.handle(Turn(card)))
+    try:
+        event = session.parse_move(line)
+    except ValueError as exc:
+        return f"[red]{not_understood(session.game, line, needs_card=session.needs_card(), reason=str(exc))}[/]"
+    outcome = session.handle(event)
+    return f"played {outcome.applied[-1]}" if outcome.ok else f"[red]{outcome.error}[/]"
+
+
+def _said(outcome) -> str:
+    return outcome.message if outcome.ok else f"[red]{outcome.error}[/]"
 
 
 def _is_card(text: str) -> bool:

@@ -14,8 +14,12 @@ def add_parser(subparsers) -> None:
                    help="the game's id as --list shows it (or the start of it), or a save file")
     p.add_argument("--list", action="store_true", help="list the saved games, newest last, and exit")
     p.add_argument("--file", type=Path, help="a save file (same as giving FILE)")
-    p.add_argument("--budget-ms", type=float, default=500.0, help="thinking time for each hint (default 500 ms)")
+    p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
+                   "--source)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
+    from assistant.commands.play import add_camera_arguments
+
+    add_camera_arguments(p)  # --source: continue with the camera (a camera game continues typed without it)
     p.set_defaults(func=run)
 
 
@@ -53,7 +57,13 @@ def run(args) -> int:
         Console().print(f"The save {data['path']} was damaged: continuing from its backup (the action before "
                         "the last may have to be made again).", highlight=False)
         session.save()  # the recovered game goes back to its main file at once
-    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms)
+    if args.source:
+        from assistant.commands.play import run_camera
+
+        return run_camera(args, Session, session=session)
+    if args.json or args.headless or args.show:
+        raise UserError("--json, --headless and --show go with --source")
+    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0)
 
 
 def print_list() -> None:

@@ -105,17 +105,24 @@ def _say(console, as_json, out, text: str) -> None:
 
 
 def _start_panel(game, description: str, console):
-    from rich.live import Live
+    """The rich Live panel, redrawn four times a second from what the worker published (never blocks frames)."""
+    from rich.console import Console
 
     from assistant.live.live_panel import live_panel
+    from assistant.panel.live_view import live_panel as live_display
 
     class _Renderable:
         def __rich__(self):
             return live_panel(game, description)
 
-    live = Live(_Renderable(), console=console, refresh_per_second=4, transient=False)
-    live.start()
-    return live
+    context = live_display(_Renderable(), console or Console(), refresh_per_second=4)
+    context.__enter__()
+
+    class _Stop:
+        def stop(self):
+            context.__exit__(None, None, None)
+
+    return _Stop()
 
 
 def _start_keys(game, quit_flag: threading.Event) -> None:
