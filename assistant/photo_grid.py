@@ -376,8 +376,7 @@ def grid_from_cards(sightings: Iterable[Sighting],
     ``sightings``: every named reading: corner indices (several per card, perhaps disagreeing) or whole cards,
     each with its score; the cell a reading belongs to is found from its box centre.
     ``card_centres``: centres of whole cards (e.g. the detector's card boxes) to find the lattice with; without
-    them (or with fewer than 4), the centres of the named cards are used (readings of one name within a cell
-    averaged).
+    them (fewer than 4, or they make no grid), the middles of the named cards (:func:`_name_centres`).
     """
     sightings = [s for s in sightings if s.card or s.probs]
     names = sorted({s.card for s in sightings if s.card})

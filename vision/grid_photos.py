@@ -195,7 +195,8 @@ def store_with_exif(path: Path, picture: np.ndarray, orientation: int, quality: 
 
 def photo_plan(i: int, rng: np.random.Generator) -> dict:
     """The camera of photo ``i`` of a set: cycles through straight, any angle, quarter and half turns, strong
-    perspective, phone-sized pictures (some with EXIF orientation) and a hand at the edge."""
+    perspective, phone-sized pictures (some with EXIF orientation, some taken from further away) and a hand at the
+    edge."""
     kind = i % 8
     size = SIZES[[0, 1, 2, 3, 1, 4, 0, 3][kind]]
     angle = float(rng.normal(0, 4))
@@ -205,6 +206,8 @@ def photo_plan(i: int, rng: np.random.Generator) -> dict:
         angle = float(rng.choice([90, 180, 270]) + rng.normal(0, 3))
     tilt = float(rng.uniform(0.0, 0.12)) if kind != 4 else float(rng.uniform(0.15, 0.22))
     zoom = float(rng.uniform(0.6, 0.95))
+    if kind == 7:  # a phone photo from further away: the grid fills a third of the frame
+        zoom = 0.3 + (zoom - 0.6) * 0.2 / 0.35
     hand = kind in (3, 7) or bool(rng.random() < 0.15)
     exif = {3: 6, 5: 8}.get(kind, 0)
     return {"size": size, "angle": angle, "tilt": tilt, "zoom": zoom, "hand": hand, "exif": exif}
