@@ -67,6 +67,8 @@ def test_poker_review_names_the_wasted_queen():
     assert (worst.number, worst.played, worst.best) == (9, ("r3c5",), ("r1c2",))
     assert worst.cost > 30
     assert "punti attesi" in worst.text
+    assert review.solver["score"] > 53  # the same 25 cards arranged with all of them known
+    assert "Poker Shuffle" in review.lines[-1]
 
 
 def test_cli_json_and_language(tmp_path, capsys, monkeypatch):

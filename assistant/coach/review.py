@@ -6,7 +6,8 @@ the same every time and on every machine (no clock budget). A decision's cost is
 option minus that of the option the player chose (Sir Tommy: the ranking score, reported as win chance and cards
 on the foundations; Poker: expected points). For Sir Tommy the whole deck order is known once every card was
 turned, so the perfect-information solver also says whether the deal could be won, how, and the last decision
-after which the player's own game could still be won.
+after which the player's own game could still be won. For Poker the 25 cards of the deal are also arranged with
+all of them known (the Poker Shuffle solver): the ceiling of that deal.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from assistant.coach.tips import Verdict
 TOMMY_SAMPLES = 200
 POKER_SAMPLES = 256
 SOLVER_NODES = 100_000
+ARRANGEMENT_RESTARTS = 4  # Poker: annealing runs of the arrangement with all 25 cards known
 TOP = 5
 MIN_SCORE_COST = 0.005  # Sir Tommy: win + cards/52; below this a decision is not a mistake worth naming
 MIN_POINT_COST = 0.5  # Poker: expected points
@@ -337,10 +339,25 @@ def review_poker(data: dict, lang: str, samples: int = POKER_SAMPLES, top: int =
     found.sort(key=lambda d: -d.cost)
     score = final.score().total
     rules = final.rules
-    title = tr(lang, "review.title.poker", variant=rules.describe(), score=score)
-    review = Review("poker", rules.describe(), lang, title, len(decisions), samples, found[:top])
+    variant = rules.name or rules.scoring.value  # the variant's id, as the player names it with --variant
+    title = tr(lang, "review.title.poker", variant=variant, score=score)
+    review = Review("poker", variant, lang, title, len(decisions), samples, found[:top])
+    if final.is_terminal():
+        review.solver = _poker_arrangement(final, score, lang)
     review.lines = _lines(review, lang, "poker")
     return review
+
+
+def _poker_arrangement(final, score: int, lang: str) -> dict:
+    """The ceiling of the deal: the 25 cards arranged with all of them known (the Poker Shuffle solver, a fixed
+    number of seeded annealing runs)."""
+    from assistant.advisors.shuffle_solver import solve
+
+    cards = [c for c in final.cells if c is not None]
+    result = solve(cards, final.rules.scoring, np.random.Generator(np.random.PCG64(3_000_017)),
+                   restarts=ARRANGEMENT_RESTARTS)
+    return {"status": "arranged", "score": int(result.score), "restarts": ARRANGEMENT_RESTARTS,
+            "text": tr(lang, "review.poker.arrangement", best=result.score, score=score)}
 
 
 # -- both --------------------------------------------------------------------------------------------------
@@ -359,7 +376,7 @@ def _lines(review: Review, lang: str, game: str) -> list[str]:
                      else tr(lang, "value.points", x=number(lang, MIN_POINT_COST)))
         lines.append(tr(lang, "review.none", threshold=threshold))
     if review.solver:
-        lines.append(review.solver["text"])
+        lines.append(review.solver["text"])  # Sir Tommy: the solver; Poker: the best arrangement
         until = review.solver.get("until")
         if until:
             lines.append(until["text"])
