@@ -51,3 +51,19 @@ def test_a_sir_tommy_game_with_hints_to_the_end_of_the_input():
     assert "Where to put" in text and "cards up" in text and "win chance" in text
     assert "Enter for the next card" in asked[0]
     assert len(session.state.hand) == 1  # the second Enter is refused: the turned card must be placed first
+
+
+def test_training_mode_says_what_a_move_other_than_the_hint_cost():
+    session = Session.new("poker", seed=7)
+    for cell in ("r1c1", "r1c2", "r2c1", "r3c3", "r4c5"):  # past the first card, where every cell is alike
+        session.turn()
+        session.play(cell)
+    session.turn()
+    hint = hint_for(session, budget_ms=30)
+    worst = hint.options[-1]
+    assert worst.text != hint.options[0].text
+    out = console()
+    play_loop(session, hints=True, budget_ms=30, console=out, read_line=scripted([worst.text, "q"], []),
+              train=True, lang="en")
+    text = out.file.getvalue()
+    assert "cost" in text.lower() and "point" in text.lower()

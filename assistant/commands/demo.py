@@ -1,12 +1,15 @@
-"""``patience demo``: the app deals a seeded game of each and plays it itself in the live panel.
+"""``patience demo``: the live assistant follows a bundled video of a real-looking table, no camera needed.
 
-The cards are called by the app (seeded shuffles) and every move is the advisor's best, so the demo
-shows what the assistant would tell a player at each step. It needs no camera, network or input.
+Two short videos ship with the app (``assistant/demo_media``: a Sir Tommy game and a Poker game, rendered from
+free card artwork): every frame goes through the whole pipeline (motion gate, card reader, the game followed
+move by move, the advisor's hints) in the live panel, and the result is checked against the video's own record.
+``--advisor`` instead lets the advisors play a seeded deal by themselves (no video, no card reader).
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 
 def add_parser(subparsers) -> None:
@@ -17,11 +20,70 @@ def add_parser(subparsers) -> None:
     p.add_argument("--tommy-variant", default="standard", help="Sir Tommy variant (default standard)")
     p.add_argument("--poker-variant", default="american", help="Poker Patience variant (default american)")
     p.add_argument("--budget-ms", type=float, default=300.0, help="thinking time per decision (default 300 ms)")
-    p.add_argument("--delay", type=float, default=0.15, help="pause after each move in seconds, to watch (default 0.15)")
+    p.add_argument("--delay", type=float, default=0.15, help="with --advisor: pause after each move in seconds "
+                   "(default 0.15)")
+    p.add_argument("--advisor", action="store_true", help="no video: the advisors play a seeded deal by themselves")
+    p.add_argument("--no-hints", action="store_true", help="follow the videos without the advisor")
+    p.add_argument("--show", action="store_true", help="also a window with the video and the cards read (needs "
+                   "OpenCV with windows)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.advisor:
+        return run_advisors(args)
+    return run_videos(args)
+
+
+def demo_media() -> Path:
+    return Path(__file__).resolve().parents[1] / "demo_media"
+
+
+def run_videos(args) -> int:
+    """Each game's bundled video through the live assistant, then what it saw against the video's record."""
+    import json
+
+    from rich.console import Console
+
+    from assistant.cli import UserError
+    from assistant.live.app import run_live
+    from assistant.session import Session
+
+    console = Console()
+    games = ["tommy", "poker"] if args.game == "both" else [args.game]
+    lines = []
+    for game in games:
+        video = demo_media() / f"{game}.mp4"
+        truth_file = video.with_suffix(".json")
+        if not video.is_file() or not truth_file.is_file():
+            raise UserError(f"the demo video {video} is missing: reinstall, or try `patience demo --advisor`")
+        truth = json.loads(truth_file.read_text())
+        session = Session.new(game, truth.get("variant"))
+        console.print(f"[bold]{session.kind.title}[/]: following {video.name} ({truth['frames']} frames, "
+                      f"{truth['deck']} deck) ...", highlight=False)
+        run_live(session, str(video), hints=not args.no_hints, budget_ms=args.budget_ms, console=console,
+                 read_keys=False, show=args.show)
+        lines.append(_checked(session, truth))
+    console.print()
+    for line in lines:
+        console.print(line, highlight=False)
+    return 0
+
+
+def _checked(session, truth: dict) -> str:
+    """The result line, and whether it is the one the video shows."""
+    want = truth["result"]
+    if session.game == "poker":
+        got = [[str(c) if c is not None else None for c in row] for row in session.state.grid]
+        same = got == want["rows"] and session.state.score("american").total == want["american"]
+    else:
+        r = session.state.result()
+        same = bool(r.won) == bool(want["won"]) and r.foundation_cards == want["foundation_cards"]
+    verdict = "[green]as in the video[/]" if same else "[red]the video shows another result[/]"
+    return f"[bold]{session.result_line()}[/] - {verdict}"
+
+
+def run_advisors(args) -> int:
     from rich.console import Console
 
     from assistant.cli import UserError

@@ -27,6 +27,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
                    "--source: the hint must follow the card within a second)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
+    p.add_argument("--train", action="store_true", help="training mode: the rules' tips behind every hint, and what "
+                   "a move other than the hint's cost")
+    p.add_argument("--lang", help="language of the coach: en, de, nl or it (default: from the locale)")
     p.set_defaults(func=run)
 
 
@@ -47,7 +50,18 @@ def run(args) -> int:
         session = Session.new(args.game, args.variant, args.seed, saver=new_game_saver())
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0)
+    return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0, train=args.train,
+                     lang=_lang(args))
+
+
+def _lang(args) -> str | None:
+    from assistant.cli import UserError
+    from assistant.coach.i18n import check_lang
+
+    try:
+        return check_lang(getattr(args, "lang", None))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
 
 
 def run_camera(args, Session, session=None) -> int:
@@ -90,13 +104,16 @@ def add_camera_arguments(p) -> None:
 
 
 def play_loop(session, *, hints: bool = True, budget_ms: float = 500.0, console=None,
-              read_line: Callable[[str], str | None] | None = None) -> int:
-    """Show, ask, apply, save - until the game is over or the player quits. Returns an exit code."""
+              read_line: Callable[[str], str | None] | None = None, train: bool = False,
+              lang: str | None = None) -> int:
+    """Show, ask, apply, save - until the game is over or the player quits. Returns an exit code.
+    ``train``: the rules' tips behind every hint, and what a move other than the hint's cost (assistant.coach)."""
+    from types import SimpleNamespace
+
     from rich.console import Console
 
-    from assistant.panel.game_panel import game_panel
-
     from assistant.help_texts import session_help
+    from assistant.panel.game_panel import game_panel
     from assistant.warmup import wait_ready
 
     console = console or Console()
@@ -104,18 +121,44 @@ def play_loop(session, *, hints: bool = True, budget_ms: float = 500.0, console=
     message = f"Saved as you go. {session_help(session)}"
     while True:
         hint = None
-        if hints and not session.is_over:
+        if (hints or train) and not session.is_over:
             wait_ready(console, session)
             hint = _hint(session, budget_ms)
+        if train and hint is not None:
+            from assistant.coach.coach import coach_notes
+
+            notes = coach_notes(session, hint, lang)
+            if notes:
+                message = "\n".join([message, *notes])
         console.print(game_panel(session, hint=hint, message=message))
         if session.is_over:
-            console.print(f"[bold]{session.result_line()}[/]")
+            record_finished(session)
+            console.print(f"[bold]{session.result_line()}[/] (see the mistakes that mattered: patience review)")
             return 0
         line = read_line(_prompt(session))
         if line is None or line.strip().lower() in ("q", "quit", "exit"):
             console.print(f"Game saved. Continue with [bold]patience resume[/]. {session.result_line()}")
             return 0
-        message = _act(session, line.strip())
+        before = SimpleNamespace(game=session.game, state=session.state.clone())
+        message, played = _act(session, line.strip())
+        if train and hint is not None and played is not None:
+            from assistant.coach.coach import move_cost
+
+            cost = move_cost(before, hint, played, lang)
+            if cost:
+                message = f"{message}\n[yellow]{cost}[/]"
+
+
+def record_finished(session) -> None:
+    """A finished game goes into the statistics (patience stats); a disk problem never ends a game."""
+    import sqlite3
+
+    from assistant.records import record_finished_game
+
+    try:
+        record_finished_game(session)
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        print(f"the game could not be added to the statistics: {exc}", file=sys.stderr)
 
 
 def _prompt(session) -> str:
@@ -125,39 +168,39 @@ def _prompt(session) -> str:
     return "your move> "
 
 
-def _act(session, line: str) -> str:
+def _act(session, line: str) -> tuple[str, str | None]:
     """Apply one line of input through ``Session.handle``; returns the message for the next panel (a refusal is
-    one line and the game is unchanged)."""
+    one line and the game is unchanged) and the move played, if one was."""
     from assistant.cards import Card, CardError
     from assistant.events import Turn, Undo
     from assistant.help_texts import not_understood, session_help
 
     low = line.lower()
     if low in ("u", "undo"):
-        return _said(session.handle(Undo()))
+        return _said(session.handle(Undo())), None
     if low in ("h", "hint", "?", "help"):
-        return session_help(session)
+        return session_help(session), None
     if not line:
         if session.needs_card() and session.seed is not None:
-            return _said(session.handle(Turn()))
-        return "type a card or a move (h for help)"
+            return _said(session.handle(Turn())), None
+        return "type a card or a move (h for help)", None
     try:
         card = Card.parse(line)
     except CardError:
         card = None
     if card is not None:
         if not session.needs_card():
-            return f"[red]place the turned card first ({_hand_text(session)}), then turn the next one[/]"
+            return f"[red]place the turned card first ({_hand_text(session)}), then turn the next one[/]", None
         expected = session.called_card()
         if expected is not None and expected != card:
-            return f"the caller turned {expected}, not {card}: press Enter to take it"
-        return _said(session.handle(Turn(card)))
+            return f"the caller turned {expected}, not {card}: press Enter to take it", None
+        return _said(session.handle(Turn(card))), None
     try:
         event = session.parse_move(line)
     except ValueError as exc:
-        return f"[red]{not_understood(session.game, line, needs_card=session.needs_card(), reason=str(exc))}[/]"
+        return f"[red]{not_understood(session.game, line, needs_card=session.needs_card(), reason=str(exc))}[/]", None
     outcome = session.handle(event)
-    return f"played {outcome.applied[-1]}" if outcome.ok else f"[red]{outcome.error}[/]"
+    return (f"played {outcome.applied[-1]}", outcome.applied[-1]) if outcome.ok else (f"[red]{outcome.error}[/]", None)
 
 
 def _said(outcome) -> str:

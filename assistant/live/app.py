@@ -18,7 +18,7 @@ from vision.video import SourceError, SourceLost, open_source
 def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool = False, show: bool = False,
              hints: bool = True, budget_ms: float = 500.0, save: Callable | None = None, read: Callable | None = None,
              model_dir=None, threads: int | None = None, console=None, out=None, max_frames: int | None = None,
-             read_keys: bool | None = None) -> int:
+             read_keys: bool | None = None, imgsz: int | None = None) -> int:
     """Follow the game on ``source_spec`` until it ends, the source ends or the player quits. Exit code."""
     from assistant.cli import UserError
     from assistant.live.loop import LiveGame
@@ -29,7 +29,7 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
     except SourceError as exc:
         raise UserError(str(exc)) from None
     if read is None:
-        read = _reader(model_dir, threads)
+        read = _reader(model_dir, threads, imgsz)
     lock = threading.Lock()
 
     def publish(event: dict) -> None:
@@ -72,6 +72,11 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
             panel.stop()
         if window is not None:
             window.close()
+    session.saver = save  # the live game saved through its worker; from here on as usual
+    if session.is_over and save is not None:
+        from assistant.commands.play import record_finished
+
+        record_finished(session)
     if code == 130:
         _say(console, as_json, out, "interrupted: the game is saved; continue with `patience resume`")
     elif not as_json and console is not None:
@@ -81,17 +86,32 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
     return code
 
 
-def _reader(model_dir, threads):
+LARGE_FRAME = 1000  # frames with a longer side than this are read at READ_LARGE (a 1280x720 webcam)
+READ_LARGE = 960  # the detector's input side for them: corner indices of cards on a table stay >= 12 px
+
+
+def _reader(model_dir, threads, imgsz: int | None = None):
+    """The card reader: the committed two-stage model. ``imgsz`` None: 640 for small frames, 960 for HD ones
+    (held-out designs on 1280x720 videos: 25 of 25 grid cards read at 960, 21 at 640; docs/BENCHMARKS.md)."""
     from assistant.cli import UserError
     from vision.onnx_backend import ModelFileError
 
     try:
         from vision.detector import Detector
 
-        detector = Detector(model_dir, threads=threads)
+        detector = Detector(model_dir, threads=threads, imgsz=imgsz)
     except ModelFileError as exc:
         raise UserError(str(exc)) from None
-    return lambda image, previous: detector.detect(image, previous)
+    chosen = [imgsz is not None]
+
+    def read(image, previous):
+        if not chosen[0]:
+            chosen[0] = True
+            if max(image.shape[:2]) > LARGE_FRAME:
+                detector.yolo.set_long_side(READ_LARGE)
+        return detector.detect(image, previous)
+
+    return read
 
 
 def _say(console, as_json, out, text: str) -> None:
