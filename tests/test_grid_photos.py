@@ -9,7 +9,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.grid_photos import render_grid_photo, store_with_exif  # noqa: E402
+from vision.training.grid_photos import render_grid_photo, store_with_exif  # noqa: E402
 from vision.training.scenes import Face  # noqa: E402
 
 NAMES = [f"{r}{s}" for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7")][:25]

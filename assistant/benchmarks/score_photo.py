@@ -71,7 +71,7 @@ def run(args) -> int:
 
     folder = Path(args.folder)
     if args.render:
-        from vision.grid_photos import write_grid_set
+        from vision.training.grid_photos import write_grid_set
 
         try:
             write_grid_set(folder, args.render, args.seed)

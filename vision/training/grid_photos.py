@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from assistant.photo_grid import apply_h, seen_orientation
+from vision.homography import apply_h, seen_orientation
 
 try:  # the training modules moved into vision.training (session 4)
     from vision.training import scenes
@@ -167,7 +167,7 @@ def truth_as_seen(centres: np.ndarray, names: list[list[str]]) -> tuple[list[lis
     """The dealt grid's names as the reader must report them, and the card centres in the same order: turned by
     the quarter turn nearest the picture's axes (``assistant.photo_grid.seen_orientation`` on the homography
     lattice -> picture of the true centres)."""
-    from assistant.photo_grid import fit_homography, to_seen
+    from vision.homography import fit_homography, to_seen
 
     lattice = np.array([[c, r] for r in range(5) for c in range(5)], float)  # (a, b) = (column, row) on the table
     h = fit_homography(lattice, centres.reshape(-1, 2))
