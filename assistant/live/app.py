@@ -63,6 +63,9 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
         code = 1
         _say(console, as_json, out, f"{exc}: the game is saved; continue with `patience resume` "
                                     f"(add --source {source_spec} to keep using the camera)")
+    except SourceError as exc:  # a damaged image in a folder, a file cut short
+        code = 2
+        print(f"patience play: {exc}: the game is saved; continue with `patience resume`", file=sys.stderr)
     except KeyboardInterrupt:
         code = 130
     finally:

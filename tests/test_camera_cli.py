@@ -1,0 +1,77 @@
+"""The camera assistant end to end: a short rendered clip through ``patience play --source CLIP --headless --json``
+with the committed models, every event checked against the clip's record; and the plain errors of bad sources.
+
+"The test suite plays one short clip end to end through --headless --json and checks every event."
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from assistant.benchmarks.camera import _trim
+from assistant.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def play_json(capsys, game: str, clip: Path, *extra) -> list[dict]:
+    code = main(["play", game, "--source", str(clip), "--headless", "--json", *extra])
+    assert code == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+@pytest.fixture(autouse=True)
+def saves_here(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATIENCE_LENS_HOME", str(tmp_path))
+
+
+def test_a_sir_tommy_clip_gives_every_card_and_move_of_its_record_in_order(capsys):
+    clip = FIXTURES / "game_clip_tommy.mp4"
+    truth = json.loads(clip.with_suffix(".json").read_text())
+    events = play_json(capsys, "tommy", clip, "--no-hints")
+    got = [(e["event"], e["card"], e.get("move")) for e in events if e["event"] in ("card", "move")]
+    want = [(e["event"], e["card"], e.get("move")) for e in truth["events"]]
+    assert got == want
+    for e, t in zip([e for e in events if e["event"] in ("card", "move")], truth["events"]):
+        assert t["still_frame"] <= e["frame"] <= t["still_frame"] + 30  # decided after it lay still, within 2 s
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["foundation_cards"] == truth["result"]["foundation_cards"] and result["finished"] is False
+
+
+def test_a_poker_clip_places_every_card_where_the_video_shows_it_with_hints(capsys):
+    clip = FIXTURES / "game_clip_poker.mp4"
+    truth = json.loads(clip.with_suffix(".json").read_text())
+    events = play_json(capsys, "poker", clip)
+    cards = [e["card"] for e in events if e["event"] == "card"]
+    assert cards == [e["card"] for e in truth["events"] if e["event"] == "card"]
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert _trim(result["rows"]) == _trim(truth["result"]["rows"])
+    hints = [e for e in events if e["event"] == "hint"]
+    assert {h["card"] for h in hints} == set(cards)  # a hint for every card, naming a cell
+    assert all(h["best"].startswith("r") and h["options"] for h in hints)
+
+
+@pytest.mark.parametrize("source, says", [
+    ("no/such/clip.mp4", "not found"),
+    ("EMPTY_FOLDER", "holds no images"),
+    ("TEXT_AS_VIDEO", "cannot be read as a video"),
+])
+def test_a_source_that_cannot_be_read_is_one_plain_message_and_exit_code_2(tmp_path, capsys, source, says):
+    if source == "EMPTY_FOLDER":
+        source = str(tmp_path)
+    elif source == "TEXT_AS_VIDEO":
+        bad = tmp_path / "clip.mp4"
+        bad.write_text("this is not a video")
+        source = str(bad)
+    assert main(["play", "poker", "--source", source, "--headless", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
+def test_a_broken_image_in_a_folder_source_is_named(tmp_path, capsys):
+    (tmp_path / "001.jpg").write_bytes(b"\xff\xd8\xff not really a jpeg")
+    assert main(["play", "poker", "--source", str(tmp_path), "--headless", "--json", "--no-hints"]) == 2
+    assert "001.jpg" in capsys.readouterr().err
