@@ -75,3 +75,22 @@ def test_a_broken_image_in_a_folder_source_is_named(tmp_path, capsys):
     (tmp_path / "001.jpg").write_bytes(b"\xff\xd8\xff not really a jpeg")
     assert main(["play", "poker", "--source", str(tmp_path), "--headless", "--json", "--no-hints"]) == 2
     assert "001.jpg" in capsys.readouterr().err
+
+
+def test_the_s_key_scores_the_grid_on_the_table_from_the_picture():
+    import cv2
+
+    from assistant.live.loop import LiveGame
+    from assistant.session import Session
+    from vision.detector import Detector
+
+    detector = Detector()
+    game = LiveGame(Session.new("poker"), lambda image, previous: detector.detect(image, previous), lambda e: None,
+                    hints=False)
+    assert "hold the table still" in game.run_command("s")
+    photo = cv2.imread(str(FIXTURES / "score_photo" / "grid_tilted.jpg"))
+    for frame in range(3):  # the first frame has nothing to compare with: it counts as moving
+        game.process(frame, photo)
+    answer = game.run_command("s")
+    game.finish()
+    assert answer.startswith("the grid on the table:") and answer.count(" / ") == 4  # five rows, scored when complete

@@ -245,7 +245,7 @@ class LiveGame:
     # -- the player's commands -----------------------------------------------------------------------------------
     def command(self, text: str) -> None:
         """Queue a typed command (applied before the next frame): ``u`` undo, ``r Qh`` the last card is Qh,
-        ``l`` learn the layout again."""
+        ``l`` learn the layout again, ``s`` (Poker) score the grid on the table from the picture."""
         self._commands.append(text)
 
     def _run_commands(self) -> None:
@@ -275,7 +275,27 @@ class LiveGame:
                 self.follower.relearn()
                 self._after_correction()
             return out.message
-        return "commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
+        if low in ("s", "score") and self.session.game == "poker":
+            return self.score_table()
+        return ("commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
+                + (", s (score the grid on the table as a photo)" if self.session.game == "poker" else ""))
+
+    def score_table(self) -> str:
+        """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""
+        from assistant.games.poker import Scoring, parse_grid, score_grid
+        from assistant.photo_grid import grid_from_detection
+
+        if self._previous is None:
+            return "no frame has been read yet: hold the table still"
+        reading = grid_from_detection(self._previous)
+        if not reading.found:
+            return "no grid on the table to score" + (f" ({reading.warnings[0]})" if reading.warnings else "")
+        text = " / ".join(" ".join(c or "--" for c in row) for row in reading.rows)
+        if any(c is None for row in reading.rows for c in row):
+            return f"the grid on the table: {text} (not complete: {'; '.join(reading.warnings[:2])})"
+        cells = parse_grid(text)
+        return (f"the grid on the table: {text} = {score_grid(cells, Scoring.AMERICAN).total} American, "
+                f"{score_grid(cells, Scoring.ENGLISH).total} English")
 
     def _after_correction(self) -> None:
         self.tracker.reset()
