@@ -147,3 +147,23 @@ def test_a_poker_card_laid_above_and_left_of_all_others_relabels_the_grid():
     events = run_script(session, script)
     assert [[str(c) if c else None for c in row] for row in session.state.grid] == rows
     assert [e for e in events if e["event"] == "result"]
+
+
+def test_cached_detections_replay_the_same_reader_results_without_the_model(tmp_path):
+    from assistant.live.detection_cache import CachedReader
+
+    frame = np.zeros((48, 64, 3), np.uint8)
+    other = frame.copy()
+    other[10:20, 10:20] = 255
+    calls = []
+
+    def reader(image, previous):
+        calls.append(1)
+        return type("R", (), {"cards": [Seen("Qh", 0.9, (1.0, 2.0, 30.0, 40.0), 2)]})()
+
+    CachedReader(tmp_path / "cache.jsonl", reader)(frame, None)
+    replay = CachedReader(tmp_path / "cache.jsonl")
+    (card,) = replay(frame, None).cards
+    assert (card.card, card.box, card.corners, len(calls)) == ("Qh", (1.0, 2.0, 30.0, 40.0), 2, 1)
+    with pytest.raises(KeyError):
+        replay(other, None)  # a frame never read is an error, never a guess

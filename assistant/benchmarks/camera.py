@@ -30,6 +30,8 @@ def add_arguments(p) -> None:
     p.add_argument("--threads", type=int, help="card reader threads (default 2)")
     p.add_argument("--json", action="store_true", help="one JSON object per video, then the totals")
     p.add_argument("--events", metavar="DIR", help="write each video's events (JSON lines) into DIR")
+    p.add_argument("--cache", metavar="DIR", help="keep the card reader's results per frame in DIR and reuse them "
+                   "(replays the event logic without the model; ms a frame then leaves the reader out)")
 
 
 def run(args) -> int:
@@ -43,7 +45,8 @@ def run(args) -> int:
             raise UserError(f"{video} (and {truth_file.name} beside it) not found")
         truth = json.loads(truth_file.read_text())
         print(f"{video.name}: {truth['game']}, {truth['frames']} frames ...", file=sys.stderr, flush=True)
-        events, seconds = follow(video, truth, hints=not args.no_hints, budget_ms=args.budget_ms, threads=args.threads)
+        events, seconds = follow(video, truth, hints=not args.no_hints, budget_ms=args.budget_ms, threads=args.threads,
+                                 cache=Path(args.cache) / f"{video.stem}.jsonl" if args.cache else None)
         if args.events:
             out = Path(args.events)
             out.mkdir(parents=True, exist_ok=True)
@@ -58,10 +61,15 @@ def run(args) -> int:
     return 0
 
 
-def follow(video: Path, truth: dict, hints: bool, budget_ms: float, threads: int | None):
+def follow(video: Path, truth: dict, hints: bool, budget_ms: float, threads: int | None, cache: Path | None = None):
     """The events of ``patience play --source VIDEO --headless --json``, and the wall seconds it took."""
-    from assistant.live.app import run_live
+    from assistant.live.app import _reader, run_live
+    from assistant.live.detection_cache import CachedReader
     from assistant.session import Session
+
+    read = None
+    if cache is not None:
+        read = CachedReader(cache, _reader(None, threads))  # frames not in the cache yet are read and added
 
     events: list[dict] = []
 
@@ -77,7 +85,7 @@ def follow(video: Path, truth: dict, hints: bool, budget_ms: float, threads: int
     session = Session.new(truth["game"], truth.get("variant"))
     start = time.perf_counter()
     run_live(session, str(video), as_json=True, headless=True, hints=hints, budget_ms=budget_ms, threads=threads,
-             out=Sink(), read_keys=False)
+             out=Sink(), read_keys=False, read=read)
     return events, time.perf_counter() - start
 
 
