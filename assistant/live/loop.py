@@ -93,6 +93,10 @@ class LiveGame:
             from assistant.hints import hint_for
 
             def hint_fn(snapshot):
+                from assistant.warmup import wait_ready
+
+                # first run: the advisor is being prepared in the background; the panel says so, frames go on
+                wait_ready(what=snapshot, on_wait=lambda text: setattr(self.status, "message", text))
                 return hint_for(snapshot, budget_ms=budget_ms)
 
         self.worker = HintWorker(save, hint_fn, self._publish, self._on_hint, skip_stale_hints)
