@@ -230,7 +230,10 @@ class PokerFollower:
         c, s_ = np.cos(tilt), np.sin(tilt)
         short = max(bw, bh) / (ASPECT * c + s_)  # the box's long side is short * (ASPECT cos + sin)
         wh = np.array([short, short * ASPECT]) if portrait else np.array([short * ASPECT, short])
-        self.card_wh = wh if self.card_wh is None else 0.8 * self.card_wh + 0.2 * wh
+        if self.card_wh is None:
+            self.card_wh = wh
+        elif np.all((wh / self.card_wh > 0.8) & (wh / self.card_wh < 1.25)):  # odd boxes (misreads) are ignored
+            self.card_wh = 0.9 * self.card_wh + 0.1 * wh
 
     def _learn_angle(self) -> None:
         """The grid's tilt from neighbours in one row or column (mod 90 degrees)."""

@@ -78,8 +78,11 @@ class TommyFollower:
 
     # -- the main step ------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
-        if view.card_size:
-            self.size = view.card_size if not self.size else 0.8 * self.size + 0.2 * view.card_size
+        if view.card_size:  # learned once, then followed slowly; a view with odd boxes (misreads, covers) is ignored
+            if not self.size:
+                self.size = view.card_size
+            elif 0.8 <= view.card_size / self.size <= 1.25:
+                self.size = 0.9 * self.size + 0.1 * view.card_size
         if not self.size:
             return []
         self._note_known(view)
@@ -154,6 +157,8 @@ class TommyFollower:
             for i, pile in enumerate(st.waste):  # a waste top that moved was played up (or, in Strategy, over)
                 if not pile or pile[-1] not in view or pile[-1] not in self.pos or not self._whole(view[pile[-1]]):
                     continue
+                if maybe_new and view[pile[-1]].corners < 2:
+                    continue  # a new card may lie on it: a covered top can be read with its cover's box
                 t = pile[-1]
                 p = view[t].xy
                 if self._dist(p, self.pos[t]) <= MOVED:
@@ -207,8 +212,10 @@ class TommyFollower:
                 continue
             top = self.pos[pile[-1]]
             d_top = self._dist(p, top)
-            if self.fan_step is not None:
+            if self.fan_step is not None:  # the next slot from the top card, or counted from the pile's bottom card
                 d = self._dist(p, top + self.fan_step * self.size)
+                if pile[0] in self.pos:
+                    d = min(d, self._dist(p, self.pos[pile[0]] + len(pile) * self.fan_step * self.size))
                 ok = d < 0.4
             else:
                 d, ok = d_top, 0.08 < d_top < NEXT_IN_PILE
@@ -304,10 +311,21 @@ class TommyFollower:
                     self.first_pos.setdefault(c, view[c].xy)
 
     def _follow_drift(self, view: TableView) -> None:
-        """Cards nudged a little (a pile straightened) are where they are now."""
-        for c in self._on_table():  # only whole cards: a covered card's reading is its corner, not its centre
-            if c in view and c in self.pos and self._whole(view[c]) and self._dist(view[c].xy, self.pos[c]) <= MOVED:
-                self.pos[c] = view[c].xy
+        """Top cards nudged a little (a pile straightened) are where they are now. Only tops and cards in hand,
+        read whole (both corners, a card-sized box): a covered card's reading can take its cover's box, or a
+        corner of the cover misread as it."""
+        st = self.state
+        stock = set(st.stock_cards())
+        if st.hand or any(c in stock for c in view.cards):
+            return  # a card is on its way: a top it lands on is read with the newcomer's corners
+        tops = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile}
+        for c in tops:
+            s = view.cards.get(c)
+            if s is None or c not in self.pos or s.corners < 2:
+                continue
+            long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
+            if long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
+                self.pos[c] = s.xy
 
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
         """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
