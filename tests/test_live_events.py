@@ -167,3 +167,14 @@ def test_cached_detections_replay_the_same_reader_results_without_the_model(tmp_
     assert (card.card, card.box, card.corners, len(calls)) == ("Qh", (1.0, 2.0, 30.0, 40.0), 2, 1)
     with pytest.raises(KeyError):
         replay(other, None)  # a frame never read is an error, never a guess
+
+
+def test_training_mode_on_the_camera_explains_hints_and_prices_other_moves():
+    script, _ = poker_script(3, cards=8)
+    events = run_script(Session.new("poker"), script, hints=True, budget_ms=20, train=True, lang="en")
+    hints = [e for e in events if e["event"] == "hint"]
+    assert len(hints) == 8 and all("notes" in h for h in hints)
+    coach = [e for e in events if e["event"] == "coach"]
+    assert all(e["card"] in {h["card"] for h in hints} and "cost" in e["message"] for e in coach)
+    # the scripted player lays cards at random: some of its moves are not the hint's and are priced
+    assert coach

@@ -80,7 +80,8 @@ def run_camera(args, Session, session=None) -> int:
     console = None if args.headless else Console()
     return run_live(session, args.source, as_json=args.json, headless=args.headless, show=args.show,
                     hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", None) or 250.0,
-                    save=session.saver, model_dir=args.model, threads=args.threads, console=console)
+                    save=session.saver, model_dir=args.model, threads=args.threads, console=console,
+                    train=getattr(args, "train", False), lang=_lang(args) if getattr(args, "train", False) else None)
 
 
 def new_game_saver():

@@ -18,7 +18,8 @@ from vision.video import SourceError, SourceLost, open_source
 def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool = False, show: bool = False,
              hints: bool = True, budget_ms: float = 500.0, save: Callable | None = None, read: Callable | None = None,
              model_dir=None, threads: int | None = None, console=None, out=None, max_frames: int | None = None,
-             read_keys: bool | None = None, imgsz: int | None = None) -> int:
+             read_keys: bool | None = None, imgsz: int | None = None, train: bool = False,
+             lang: str | None = None) -> int:
     """Follow the game on ``source_spec`` until it ends, the source ends or the player quits. Exit code."""
     from assistant.cli import UserError
     from assistant.live.loop import LiveGame
@@ -39,7 +40,7 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
                 out.flush()
 
     game = LiveGame(session, read, publish, hints=hints, budget_ms=budget_ms, skip_stale_hints=source.live,
-                    save=save)
+                    save=save, train=train, lang=lang)
     window = _Window(game) if show else None
     panel = None
     if not headless:

@@ -61,7 +61,7 @@ class LiveGame:
 
     def __init__(self, session, read: Callable, publish: Callable[[dict], None], *, hints: bool = True,
                  budget_ms: float = 500.0, skip_stale_hints: bool = False, save: Callable | None = None,
-                 gate: MotionGate | None = None):
+                 gate: MotionGate | None = None, train: bool = False, lang: str | None = None):
         from assistant.live.poker_follower import PokerFollower
         from assistant.live.tommy_follower import TommyFollower
 
@@ -82,14 +82,16 @@ class LiveGame:
         self._fps_t0 = time.perf_counter()
         self._fps_n = 0
         self.view: TableView | None = None
-        self._hints_on = hints
+        self._train, self._lang = train, lang
+        self._coached: dict[str, tuple] = {}  # card -> (position it was hinted in, hint): what a move cost
+        self._hints_on = hints or train
         self._hint_position = None
         self._asked_ahead: set[str] = set()
         self.last_result = None
         self._result_sent = False
         self.session.saver = None  # the worker saves, off the frame path
         hint_fn = None
-        if hints:
+        if hints or train:
             from assistant.hints import hint_for
 
             def hint_fn(snapshot):
@@ -239,12 +241,41 @@ class LiveGame:
             self.published = Published(self.published.snapshot, self.published.hint, self.published.hint_frame,
                                        (self.published.events + [event])[-12:])
         self._publish_raw(event)
+        if self._train and event.get("event") == "move":
+            self._coach_move(event)
 
     def _on_hint(self, hint, job: Job, ms: float) -> None:
         with self._lock:  # the table as saved, with the hint for the card just turned (even if laid already)
             self.published = Published(job.snapshot, hint, job.frame, self.published.events)
-        if hint is not None and hint.options:
-            self._publish_raw(hint_event(hint, job, ms))
+        if hint is None or not hint.options:
+            return
+        event = hint_event(hint, job, ms)
+        if self._train and job.hint_position is not None:
+            from assistant.coach.coach import coach_notes
+
+            event["notes"] = coach_notes(job.hint_position, hint, self._lang)
+            if event["notes"]:
+                self.status.message = " ".join(event["notes"])
+            if event["card"]:
+                self._coached[event["card"]] = (job.hint_position, hint)
+        self._publish_raw(event)
+        for e in job.events:  # turned and laid at once: the move came before its hint
+            if self._train and e.get("event") == "move":
+                self._coach_move(e)
+
+    def _coach_move(self, event: dict) -> None:
+        """Training mode: a move other than the hint's, and what it cost (on the worker, after the hint)."""
+        from assistant.coach.coach import move_cost
+
+        hinted = self._coached.pop(event.get("card"), None)
+        if hinted is None:
+            return
+        position, hint = hinted
+        played = event.get("move") or "r{}c{}".format(*(x + 1 for x in event["cell"]))
+        cost = move_cost(position, hint, played, self._lang)
+        if cost:
+            self.status.message = cost
+            self._publish_raw({"event": "coach", "frame": event["frame"], "card": event["card"], "message": cost})
 
     # -- the player's commands -----------------------------------------------------------------------------------
     def command(self, text: str) -> None:
