@@ -56,6 +56,12 @@ class TommyKind:
         r = state.result()
         return {"won": bool(r.won), "foundation_cards": int(r.foundation_cards)}
 
+    def last_turn(self, state: TommyState) -> tuple[Card, list] | None:
+        """The last card turned and the moves made after it (None before the first turn)."""
+        history = list(state.history)
+        k = max((i for i, h in enumerate(history) if isinstance(h, Card)), default=None)
+        return None if k is None else (history[k], history[k + 1:])
+
     def moved_card(self, state: TommyState, move: Move) -> Card | None:
         """The card ``move`` would move in ``state`` (None for a redeal)."""
         if move.source == "S":
@@ -113,6 +119,12 @@ class PokerKind:
     def result_json(self, state: PokerState) -> dict:
         rows = [[str(c) if c is not None else None for c in row] for row in state.grid]
         return {"rows": rows, "american": state.score("american").total, "english": state.score("english").total}
+
+    def last_turn(self, state: PokerState) -> tuple[Card, list] | None:
+        if not state.dealt:
+            return None
+        card = state.dealt[-1]
+        return card, [s.placement for s in state.history if s.card == card]
 
     def moved_card(self, state: PokerState, move: Placement) -> Card | None:
         return state.current

@@ -346,19 +346,10 @@ class LiveGame:
 
 def rename_last_card(session, card: Card) -> Outcome:
     """The last turned card was misread: take back it and the moves after it, turn ``card`` instead, replay."""
-    state = session.state
-    history = list(state.history) if session.game == "tommy" else None
-    if session.game == "tommy":
-        k = max((i for i, h in enumerate(history) if isinstance(h, Card)), default=None)
-        if k is None:
-            return Outcome(False, error="no card has been turned yet")
-        old, moves = history[k], history[k + 1:]
-    else:
-        if not state.dealt:
-            return Outcome(False, error="no card has been turned yet")
-        old = state.dealt[-1]
-        placed = [s for s in state.history if s.card == old]
-        moves = [placed[0].placement] if placed else []
+    last = session.kind.last_turn(session.state)
+    if last is None:
+        return Outcome(False, error="no card has been turned yet")
+    old, moves = last
     trial = session.state.clone()
     try:
         for _ in range(len(moves) + 1):
