@@ -70,8 +70,8 @@ class LiveGame:
         self._publish_raw = publish
         self.gate = gate or MotionGate()
         self.tracker = TableTracker()
-        follower_cls = TommyFollower if session.game == "tommy" else PokerFollower
-        self.follower = follower_cls(session, self._apply)
+        followers = {"tommy": TommyFollower, "poker": PokerFollower}  # how each game's table is read
+        self.follower = followers[session.game](session, self._apply)
         self.status = CameraStatus()
         self.published = Published(snapshot=session_copy(session))
         self._lock = threading.Lock()
