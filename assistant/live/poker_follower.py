@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.cards import Card
-from assistant.events import Play, Turn, TurnAndPlay
+from assistant.events import Play, TurnAndPlay
 from assistant.games.poker import Placement, PokerState
 from assistant.live.table_view import TableView
 
@@ -85,6 +85,9 @@ class PokerFollower:
             return None
         if not st.needs_card():
             return f"{new[0]} is on the table, but {waiting} must be placed first"
+        new = [c for c in new if not self._misread_of_placed(view[c].xy, view)]
+        if not new:
+            return None
         called = self.session.called_card()
         c = max(new, key=lambda c: view[c].share)
         if called is not None and c != called:
@@ -94,12 +97,7 @@ class PokerFollower:
     def _place(self, card: Card, p: np.ndarray, *, turned: bool):
         cell = self.cell_of(p)
         if isinstance(cell, str):
-            if not turned and not self.pos:
-                pass
-            elif not turned:
-                out = self.apply(Turn(card))  # the card is turned but lies outside the grid: it waits there
-                return True if out.ok else out.error
-            return f"{card}: {cell}"
+            return f"{card}: {cell}"  # nothing is applied: a crooked card is straightened, a misread read again
         taken = {v: k for k, v in self.cell.items()}
         if cell in taken:
             return f"{card} lies on the cell of {taken[cell]}"
@@ -132,6 +130,8 @@ class PokerFollower:
         best = None
         for angle in self._angle_candidates():
             fit = self._fit(p, angle)
+            if fit is not None and angle != 0.0:
+                fit = (fit[0] + 0.1,) + fit[1:]  # an upright grid unless the positions say otherwise
             if fit is not None and (best is None or fit[0] < best[0]):
                 best = fit + (angle,)
         if best is None or best[0] > OFF_GRID:
@@ -188,8 +188,8 @@ class PokerFollower:
     def _angle_candidates(self) -> list[float]:
         if self._angle_measured:
             return [self.angle]
-        tilt = self._box_tilt
-        return [0.0] if tilt < np.deg2rad(3) else [0.0, tilt, -tilt]
+        tilt = self._box_tilt  # decks differ in shape (1.3-1.56 tall): a few degrees are the deck, not a tilt
+        return [0.0] if tilt < np.deg2rad(6) else [0.0, tilt, -tilt]
 
     def pitch(self) -> np.ndarray:
         """Cell size (x, y) along the grid's axes: neighbours' distances where seen, else the card size + a gap."""
@@ -271,6 +271,12 @@ class PokerFollower:
             fresh.turn(card)
         self.session.state = fresh
         self.session.save()
+
+    def _misread_of_placed(self, p: np.ndarray, view: TableView) -> bool:
+        """A 'new' card right on a placed card that is not read now: a misreading of that card (a cell holds one)."""
+        pitch = self.pitch()
+        rot = self._rot(-self.angle)
+        return any(c not in view and np.hypot(*(rot @ (p - q) / pitch)) < 0.3 for c, q in self.pos.items())
 
     # -- bookkeeping ---------------------------------------------------------------------------------------------
     def _note_known(self, view: TableView) -> None:
