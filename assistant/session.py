@@ -14,7 +14,8 @@ from typing import Callable
 
 from assistant.cards import Card, CardError
 from assistant.events import Event, Outcome, Play, Turn, TurnAndPlay, Undo
-from assistant.games.kinds import GAME_KINDS, expand_tommy_shorthand, game_kind, parse_cell  # noqa: F401 (re-export)
+from assistant.games.kinds import GAME_KINDS, game_kind
+from assistant.games.kinds import expand_tommy_shorthand, parse_cell  # noqa: F401 (kept importable from here)
 from assistant.games.poker import Placement, PokerState
 from assistant.games.tommy import Move, TommyState
 
@@ -156,9 +157,7 @@ class Session:
         return self._checked(Undo()).applied[0].removeprefix("undone: ")
 
     def _checked(self, event: Event) -> Outcome:
-        try:
-            outcome = self._apply(event)
-        except ValueError:
-            raise
+        """Like ``handle``, but a refusal raises the engine's ValueError (what the contest and the demo expect)."""
+        outcome = self._apply(event)
         self.save()
         return outcome

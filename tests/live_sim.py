@@ -14,7 +14,6 @@ import numpy as np
 
 from assistant.cards import Card
 from assistant.deals import deal_order
-from assistant.games.poker import Placement, PokerRules, PokerState
 from assistant.games.tommy import TommyRules, TommyState
 
 W, H = 100.0, 140.0
