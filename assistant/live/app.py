@@ -90,7 +90,7 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
     return code
 
 
-LARGE_FRAME = 1000  # frames with a longer side than this are read at READ_LARGE (a 1280x720 webcam)
+LARGE_FRAME = 800  # frames with a longer side than this are read at READ_LARGE (960x540, 1280x720 webcams)
 READ_LARGE = 960  # the detector's input side for them: corner indices of cards on a table stay >= 12 px
 
 
@@ -112,7 +112,7 @@ def _reader(model_dir, threads, imgsz: int | None = None):
         if not chosen[0]:
             chosen[0] = True
             if max(image.shape[:2]) > LARGE_FRAME:
-                detector.yolo.set_long_side(READ_LARGE)
+                detector.yolo.set_long_side(min(READ_LARGE, max(image.shape[:2])))
         return detector.detect(image, previous)
 
     return read

@@ -48,7 +48,7 @@ class CachedReader:
             return CachedResult([CachedCard(c[0], c[1], tuple(c[2]), c[3]) for c in self.known[key]])
         if self.read is None:
             raise KeyError(f"frame {key} was never read into {self.path}: record it with the model first")
-        result = self.read(image, previous)
+        result = self.read(image, previous if hasattr(previous, "detections") else None)  # a cached one holds no crops
         cards = [[c.card, round(float(c.confidence), 4), [round(float(v), 1) for v in c.box], int(c.corners)]
                  for c in result.cards]
         self.known[key] = cards
