@@ -94,3 +94,13 @@ def test_the_s_key_scores_the_grid_on_the_table_from_the_picture():
     answer = game.run_command("s")
     game.finish()
     assert answer.startswith("the grid on the table:") and answer.count(" / ") == 4  # five rows, scored when complete
+
+
+def test_an_hd_frame_of_any_width_is_read_at_a_size_the_detector_takes():
+    import numpy as np
+
+    from assistant.live.app import _reader
+
+    read = _reader(None, 1)
+    result = read(np.full((480, 854, 3), 90, np.uint8), None)  # 854 wide: read at 832, a multiple of 32
+    assert result.cards == []

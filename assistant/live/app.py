@@ -112,7 +112,7 @@ def _reader(model_dir, threads, imgsz: int | None = None):
         if not chosen[0]:
             chosen[0] = True
             if max(image.shape[:2]) > LARGE_FRAME:
-                detector.yolo.set_long_side(min(READ_LARGE, max(image.shape[:2])))
+                detector.yolo.set_long_side(min(READ_LARGE, max(image.shape[:2]) // 32 * 32))  # a multiple of 32
         return detector.detect(image, previous)
 
     return read
