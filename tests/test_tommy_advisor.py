@@ -175,6 +175,7 @@ def test_variants_get_legal_advice(variant):
         for option in advice.options:
             trial = state.clone()
             for m in option.moves:
+                assert trial.is_legal(m), f"{variant}: {m} is not legal in {trial}"
                 trial.apply(m)
         for m in advice.best.moves:
             state.apply(m)

@@ -18,13 +18,13 @@ import numpy as np
 from assistant.cards import Card
 from assistant.events import Play, TurnAndPlay
 from assistant.games.poker import Placement, PokerState
+from assistant.live.problems import ProblemReport
 from assistant.live.table_view import TableView
 
 SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
 ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.56)
 OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
-PATIENCE = 4
 
 
 class PokerFollower:
@@ -40,9 +40,7 @@ class PokerFollower:
         self._angle_measured = False  # True once neighbours in a row or column show the tilt
         self._box_tilt = 0.0
         self._pitch_measured = (False, False)
-        self._problem: str | None = None
-        self._problem_views = 0
-        self._reported: str | None = None
+        self._problems = ProblemReport()
 
     @property
     def state(self) -> PokerState:
@@ -72,7 +70,7 @@ class PokerFollower:
                 break
         if problem is None:
             problem = self._inconsistency(view)
-        return self._report(problem)
+        return self._problems.update(problem)
 
     def _step(self, view: TableView):
         st = self.state
@@ -294,21 +292,10 @@ class PokerFollower:
                     return f"{c} has moved off its cell"
         return None
 
-    def _report(self, problem: str | None) -> list[str]:
-        if problem is None:
-            self._problem, self._problem_views, self._reported = None, 0, None
-            return []
-        if problem != self._problem:
-            self._problem, self._problem_views = problem, 0
-        self._problem_views += 1
-        if self._problem_views >= PATIENCE and self._reported != problem:
-            self._reported = problem
-            return [f"table differs from the game: {problem}"]
-        return []
-
     @property
     def problem(self) -> str | None:
-        return self._reported
+        """The problem being reported now (for the panel), or None."""
+        return self._problems.reported
 
     def rows_as_seen(self) -> list[list[str | None]]:
         """The grid as the camera sees it, top row first (the engine's cells are the physical ones)."""

@@ -26,6 +26,7 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
+from assistant.live.problems import ProblemReport
 from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
@@ -35,7 +36,6 @@ MOVED = 0.5  # a known card seen this far from where it lay has moved
 FREE = 0.6  # a new place is at least this far from every card on the table (neighbouring piles: ~0.75)
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
-PATIENCE = 4  # views a problem must persist before it is reported
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,7 @@ class TommyFollower:
         self.turn_spot: np.ndarray | None = None
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
-        self._problem: str | None = None
-        self._problem_views = 0
-        self._reported: str | None = None
+        self._problems = ProblemReport()
 
     @property
     def state(self):
@@ -99,7 +97,7 @@ class TommyFollower:
         self._follow_drift(view)
         if problem is None:
             problem = self._inconsistency(view)
-        return self._report(problem)
+        return self._problems.update(problem)
 
     def _step(self, view: TableView):
         """Apply the first change the view shows; True if one was applied, a text for a problem, None if none."""
@@ -346,37 +344,15 @@ class TommyFollower:
         for c, s in view.cards.items():
             if c in on_table:
                 if c in self.pos and self._dist(s.xy, self.pos[c]) > 1.2:
-                    return f"{c} is seen away from its place ({self._where(c)})"
+                    return f"{c} is seen away from its place ({st._where(c)})"
             elif c not in stock:
                 return f"{c} is seen on the table, but it is not in play here"
         return None
 
-    def _where(self, card: Card) -> str:
-        st = self.state
-        for i, f in enumerate(st.foundations):
-            if card in f:
-                return f"foundation {i}"
-        for i, w in enumerate(st.waste):
-            if card in w:
-                return f"waste pile {i}"
-        return "in hand"
-
-    def _report(self, problem: str | None) -> list[str]:
-        if problem is None:
-            self._problem, self._problem_views, self._reported = None, 0, None
-            return []
-        if problem != self._problem:
-            self._problem, self._problem_views = problem, 0
-        self._problem_views += 1
-        if self._problem_views >= PATIENCE and self._reported != problem:
-            self._reported = problem
-            return [f"table differs from the game: {problem}"]
-        return []
-
     @property
     def problem(self) -> str | None:
         """The problem being reported now (for the panel), or None."""
-        return self._reported
+        return self._problems.reported
 
     def _whole(self, s) -> bool:
         return s.whole(self.size)

@@ -1,0 +1,30 @@
+"""Telling the player when the table and the game disagree, without crying wolf.
+
+A problem must persist for ``patience`` views in a row before it is reported, and is reported once until it
+changes or goes away: one misread view never shows a warning.
+"""
+
+from __future__ import annotations
+
+PATIENCE = 4  # views a problem must persist before it is reported
+
+
+class ProblemReport:
+    def __init__(self, patience: int = PATIENCE):
+        self.patience = patience
+        self._problem: str | None = None
+        self._views = 0
+        self.reported: str | None = None  # the problem being reported now (for the panel), or None
+
+    def update(self, problem: str | None) -> list[str]:
+        """This view's problem (None: none); returns the warnings to show now."""
+        if problem is None:
+            self._problem, self._views, self.reported = None, 0, None
+            return []
+        if problem != self._problem:
+            self._problem, self._views = problem, 0
+        self._views += 1
+        if self._views >= self.patience and self.reported != problem:
+            self.reported = problem
+            return [f"table differs from the game: {problem}"]
+        return []
