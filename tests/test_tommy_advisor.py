@@ -230,3 +230,91 @@ def test_advice_from_arrays_matches_advice_from_the_state():
     assert [(o.moves, o.win_prob, o.expected_foundation) for o in a.options] == [
         (o.moves, o.win_prob, o.expected_foundation) for o in b.options
     ]
+
+
+def _late_position(seed: int, unseen: int):
+    """A standard game played by the advisor (few samples) until ``unseen`` cards are left after the one in hand."""
+    state = TommyState("standard", order=deal_order(seed))
+    rng = make_rng(seed)
+    while True:
+        state.turn_next()
+        if state.stock_count == unseen:
+            return state
+        for m in advise(state, rng, None, samples=16).best.moves:
+            state.apply(m)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_two_level_values_are_the_expectimax_over_the_next_card(seed):
+    # With two unseen cards the next card is one of them (1/2 each) and the last card is then known, so every
+    # sample of a (next card, placement) is the same play-out and the two-level value is exact: the mean over
+    # the next card of the best placement's score (win + foundation cards / 52), computed here by brute force.
+    from assistant.advisors import tommy_advisor as A
+    from assistant.advisors import tommy_kernels as K
+
+    state = _late_position(seed, 2)
+    rules = state.rules
+    pos, hand, pool, _, _ = A.position_from_arrays(state.to_arrays())
+    P, NR = A.kernel_params(rules)
+    W = K.DEFAULT_WEIGHTS
+    opts = A._enumerate_options(pos, hand, P, NR, rules, hold=False)
+    cp, cph, cfh, cfs = A._pack([q for _, q in opts])
+    sel = np.arange(len(opts), dtype=np.int64)
+    out = np.zeros(len(opts))
+    steps = K.two_level(cp, cph, cfh, cfs, sel, pool, 6, 1, P, NR, W, out)
+    assert steps > 0
+
+    def value(k):
+        total = 0.0
+        for i, c in enumerate(pool):
+            last = np.array([x for j, x in enumerate(pool) if j != i], np.int8)
+            best = -1.0
+            for p in range(5):  # p == 4: up, if it fits
+                piles, ph, fh, fs = cp[k].copy(), cph[k].copy(), cfh[k].copy(), cfs[k].copy()
+                f = K.fits(c, fh, fs, P, NR)
+                if (f >= 0) != (p == 4):
+                    continue
+                if f >= 0:
+                    K.put_found(c, f, fh, fs)
+                    K.closure(piles, ph, fh, fs, P, NR)
+                else:
+                    piles[p, ph[p]] = c
+                    ph[p] += 1
+                stock = np.zeros(128, np.int8)
+                stock[: len(last)] = last
+                got = K.rollout(piles, ph, fh, fs, stock, 0, len(last), P, NR, W)
+                best = max(best, (got == 52) + got / 52)
+            total += best / len(pool)
+        return total
+
+    assert out == pytest.approx([value(k) for k in range(len(opts))])
+
+
+def test_close_decisions_are_searched_one_ply_deeper_and_repeat_exactly(monkeypatch):
+    # Two placements that the flat rollouts cannot tell apart early in a deal: with a budget, the leading options
+    # are valued by the two-level search (their score is then its value, not the flat estimate), the same way
+    # on every call; with the two-level search switched off the scores are the flat ones again.
+    from assistant.advisors import tommy_advisor as A
+
+    monkeypatch.setattr(A, "TWO_LEVEL", True)
+    state = _state("- | - | - | -", "9c | 9d | - | -", "5h")
+    a = advise(state, make_rng(4), 40.0)
+    assert a == advise(state, make_rng(4), 40.0)
+    deep = [o for o in a.options if abs(o.score - (o.win_prob + FOUND_WEIGHT * o.expected_foundation / 52)) > 1e-9]
+    assert deep and a.best in deep
+    monkeypatch.setattr(A, "TWO_LEVEL", False)
+    b = advise(state, make_rng(4), 40.0)
+    assert all(o.score == pytest.approx(o.win_prob + FOUND_WEIGHT * o.expected_foundation / 52) for o in b.options)
+
+
+def test_a_run_in_pieces_plays_the_games_of_one_whole_run():
+    from assistant.benchmarks.tommy import make_tasks
+
+    def args(first, count):
+        return type("A", (), {"deals_file": None, "count": count, "first": first, "seed": 101, "budget_ms": 250.0,
+                              "samples": None, "advisor_seed": 7, "solver_nodes": 0})()
+
+    whole = make_tasks(args(0, 5), "standard")
+    piece = make_tasks(args(3, 2), "standard")
+    assert piece == whole[3:5]
+    assert whole[0]["deck"] == deal_order(101 * 1_000_003) and whole[4]["advisor_seed"] == 7 * 1_000_003 + 4

@@ -73,6 +73,14 @@ ENDGAME_NODES = 20_000
 ENDGAME_FREE = 3  # up to this many unseen cards the endgame search is not counted against the budget (as before)
 SOLVER_NODES_PER_MS = 120.0  # solver nodes per ms of budget (measured: ~127 a ms CPU on the project machine)
 MAX_SAMPLES_DEFAULT = 200_000
+# Two-level search on close decisions (``tommy_kernels.two_level``): when the flat rollouts have used FLAT_SHARE of
+# the budget and several options are still in the race, the TWO_LEVEL_TOP best of them are valued one ply deeper
+# (the next card placed by the search, not by the rule) with the rest of the budget, if that gives at least
+# TWO_LEVEL_MIN samples per unseen card.
+TWO_LEVEL = False  # off until measured (docs/BENCHMARKS.md, "Sir Tommy advisor")
+FLAT_SHARE = 0.3
+TWO_LEVEL_TOP = 3
+TWO_LEVEL_MIN = 4
 
 
 class UnsupportedVariant(ValueError):
@@ -421,6 +429,7 @@ def advise(
     Kn = len(opts)
     cp, cph, cfh, cfs = _pack([q for _, q in opts])
     alive = np.ones(Kn, np.bool_)
+    two_value: dict[int, float] = {}
     t0 = time.perf_counter()
     exact_found = None
     if endgame:
@@ -451,6 +460,13 @@ def advise(
         exact = True
     else:
         exact = False
+        two = (
+            TWO_LEVEL and math.isfinite(step_budget) and U >= 2 and Kn > 1 and rules.turn_count == 1
+            and not P[K.P_IN_SUIT] and not (P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE])
+        )
+        full_budget = step_budget
+        if two:
+            step_budget = FLAT_SHARE * full_budget
         cap = int(min(n_max, MAX_SAMPLES_DEFAULT))
         found = np.full((Kn, cap), -1, np.int16)
         steps = 0.0
@@ -479,6 +495,9 @@ def advise(
             if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
                 break
         found = found[:, :n]
+        if two and int(alive.sum()) >= 2:
+            two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
+                                   full_budget - steps)
 
     options = []
     for k, (moves, _) in enumerate(opts):
@@ -489,9 +508,12 @@ def advise(
         p = wins / m if m else 0.0
         ef = float(valid.mean()) if m else 0.0
         score = p + FOUND_WEIGHT * ef / target
+        deep = two_value.get(k)
+        if deep is not None:
+            score = deep
         options.append(
             (
-                (bool(alive[k]), score, sum(opts[k][1].fh)),  # ties: more cards up
+                (bool(alive[k]), deep is not None, score, sum(opts[k][1].fh)),  # ties: more cards up
                 TommyOption(
                     moves[0], moves, p, (p, p) if exact else wilson_interval(wins, m),
                     0.0 if exact else math.sqrt(p * (1 - p) / m) if m else 1.0,
@@ -536,6 +558,23 @@ def _endgame(cp, cph, cfh, cfs, cards, known: bool, P, NR, W, target,
                 return None, nodes
             found[k, j] = target if status == 1 else got
     return found, nodes
+
+
+def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
+    """The TWO_LEVEL_TOP options still in the race with the best flat scores, valued one ply deeper with at most
+    ``steps_left`` rollout steps (``tommy_kernels.two_level``): {option index: value}, empty if the budget left
+    gives fewer than TWO_LEVEL_MIN samples per unseen card."""
+    idx = np.flatnonzero(alive)
+    f = found[idx].astype(np.float64)
+    flat = ((f == target) + FOUND_WEIGHT * f / target).mean(axis=1)
+    sel = idx[np.argsort(-flat, kind="stable")[:TWO_LEVEL_TOP]].astype(np.int64)
+    out = np.zeros(len(sel), np.float64)
+    unit = K.two_level(cp, cph, cfh, cfs, sel, cards, 0, seed, P, NR, W, out)
+    per_card = int(steps_left // max(1, unit))
+    if per_card < TWO_LEVEL_MIN:
+        return {}
+    K.two_level(cp, cph, cfh, cfs, sel, cards, per_card, seed + 15485863, P, NR, W, out)
+    return {int(k): float(v) for k, v in zip(sel, out)}
 
 
 def _play_out(piles, ph, fh, fs, order, P, NR, W) -> int:

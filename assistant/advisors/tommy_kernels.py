@@ -362,3 +362,119 @@ def play_games(decks, P, NR, W, fh0, seed):
     return out
 
 
+
+
+@njit(cache=True)
+def two_level(cpiles, cph, cfh, cfs, sel, unseen, per_card, seed, P, NR, W, out_value):
+    """One ply deeper than ``mc_batch`` (expectimax over the next card): for each option ``sel[a]`` and each rank
+    the next card may have, the card is placed every distinct way (up if it fits a foundation, else on each
+    waste pile, empty piles alike), each of those is played out with the rollout rule on ``per_card`` * (cards of
+    that rank) random orders of the rest, and the best placement's mean score counts with the rank's
+    probability (the best placement is picked on half the orders and valued on the other half, both ways, so
+    the maximum of noisy means does not favour options with more placements).  So the next card is placed by the
+    search, not by the rule, which removes one step of the rule's bias.  Same orders for every option (common
+    random numbers).  Needs rank-only rules (not in suit, no
+    shuffled redeals, one card at a time).  out_value[a] = sum over ranks of P(rank) * max over placements of
+    mean(win + foundation cards / target); returns the rollout card steps made (the budget's unit).  With
+    per_card = 0 nothing is played: the steps of one sample per unseen card are returned (to size the call)."""
+    A = sel.shape[0]
+    U = unseen.shape[0]
+    target = 4 * P[P_FOUND_SIZE]
+    for a in range(A):
+        out_value[a] = 0.0
+    if U == 0:
+        return 0
+    bpiles = np.empty((A, 4, 4, MAXH), np.int8)
+    bph = np.empty((A, 4, 4), np.int8)
+    bfh = np.empty((A, 4, 4), np.int8)
+    bfs = np.empty((A, 4, 4), np.int8)
+    nb = np.zeros(A, np.int64)
+    acc = np.zeros((2, A, 4), np.float64)  # even / odd samples
+    rest = np.empty(U, np.int8)
+    stock = np.empty(128, np.int8)
+    piles = np.empty((4, MAXH), np.int8)
+    ph = np.empty(4, np.int8)
+    fh = np.empty(4, np.int8)
+    fs = np.empty(4, np.int8)
+    steps = 0
+    for r in range(1, 14):
+        cnt = 0
+        c0 = -1
+        for i in range(U):
+            if unseen[i] % 13 + 1 == r:
+                if c0 < 0:
+                    c0 = unseen[i]
+                cnt += 1
+        if cnt == 0:
+            continue
+        m = 0
+        skipped = False
+        for i in range(U):
+            if unseen[i] == c0 and not skipped:
+                skipped = True
+                continue
+            rest[m] = unseen[i]
+            m += 1
+        # the distinct placements of c0 after each option
+        for a in range(A):
+            k = sel[a]
+            nb[a] = 0
+            f = fits(c0, cfh[k], cfs[k], P, NR)
+            seen_empty = False
+            for p in range(4):
+                if f < 0:
+                    if cph[k, p] == 0:
+                        if seen_empty:
+                            continue
+                        seen_empty = True
+                elif p > 0:
+                    break
+                b = nb[a]
+                bpiles[a, b] = cpiles[k]
+                bph[a, b] = cph[k]
+                bfh[a, b] = cfh[k]
+                bfs[a, b] = cfs[k]
+                if f >= 0:
+                    put_found(c0, f, bfh[a, b], bfs[a, b])
+                    closure(bpiles[a, b], bph[a, b], bfh[a, b], bfs[a, b], P, NR)
+                else:
+                    bpiles[a, b, p, bph[a, b, p]] = c0
+                    bph[a, b, p] += 1
+                nb[a] += 1
+        if per_card == 0:  # only the cost of one sample per card
+            for a in range(A):
+                steps += cnt * nb[a] * (m + 8)
+            continue
+        np.random.seed(seed + 7919 * r)
+        n_s = per_card * cnt
+        acc[:, :, :] = 0.0
+        for s in range(n_s):
+            for i in range(m - 1, 0, -1):
+                j = np.random.randint(0, i + 1)
+                t = rest[i]
+                rest[i] = rest[j]
+                rest[j] = t
+            for a in range(A):
+                for b in range(nb[a]):
+                    piles[:, :] = bpiles[a, b]
+                    ph[:] = bph[a, b]
+                    fh[:] = bfh[a, b]
+                    fs[:] = bfs[a, b]
+                    stock[:m] = rest[:m]
+                    got = rollout(piles, ph, fh, fs, stock, 0, m, P, NR, W)
+                    acc[s % 2, a, b] += (1.0 if got == target else 0.0) + got / target
+                    steps += m + 8
+        # the best placement chosen on one half of the samples is valued on the other half, and vice versa:
+        # the max of noisy means would favour options with more distinct placements
+        n_odd = n_s // 2
+        n_even = n_s - n_odd
+        for a in range(A):
+            v = 0.0
+            for h in range(2):
+                b_best = 0
+                for b in range(1, nb[a]):
+                    if acc[h, a, b] > acc[h, a, b_best]:
+                        b_best = b
+                v += acc[1 - h, a, b_best] / (n_odd if h == 0 else n_even)
+            out_value[a] += (cnt / U) * 0.5 * v
+    return steps

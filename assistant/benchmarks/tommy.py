@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--advisor-seed", type=int, default=7, help="seed of the advisor's sampling (default 7)")
     parser.add_argument("--solver-nodes", type=int, default=20_000,
                         help="node budget of the perfect-information solver per deal (0: skip it; default 20000)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="seeded deals: start at deal FIRST (deals FIRST..FIRST+COUNT-1, advisor seeds as in a "
+                             "run from 0, so runs in pieces pair with one whole run; default 0)")
     parser.add_argument("--solver-only", action="store_true",
                         help="only the perfect-information ceiling of the deals (no advisor games)")
 
@@ -115,6 +118,39 @@ def solve_task(task: dict) -> dict:
             "line": [str(m) for m in result.moves]}
 
 
+def make_tasks(args, variant: str) -> list[dict]:
+    """One task per deal: seeded deals ``first``..``first+count-1`` (or a deals file), each with the advisor seed
+    it has in a run from deal 0, so a run in pieces (``--first``) plays exactly the games of one whole run."""
+    from assistant.cli import UserError
+    from assistant.deals import deal_order
+
+    if args.deals_file:
+        try:
+            deals = common.load_deals_file(args.deals_file, expected_length=52)
+        except common.DealsFileError as exc:
+            raise UserError(str(exc)) from None
+        first = 0
+    else:
+        if args.count <= 0:
+            raise UserError("--deals must be positive")
+        first = getattr(args, "first", 0) or 0
+        if first < 0:
+            raise UserError("--first must be >= 0")
+        deals = [deal_order(args.seed * 1_000_003 + first + i) for i in range(args.count)]
+    return [
+        {
+            "deck": deck,
+            "variant": variant,
+            "budget_ms": args.budget_ms,
+            "samples": args.samples,
+            "advisor_seed": args.advisor_seed * 1_000_003 + first + i,
+            "shuffle_seed": args.advisor_seed * 1_000_003 + first + i + 500_000,
+            "solver_nodes": args.solver_nodes,
+        }
+        for i, deck in enumerate(deals)
+    ]
+
+
 def run(args) -> int:
     from assistant.advisors.tommy_advisor import UnsupportedVariant, check_supported
     from assistant.cli import UserError
@@ -128,27 +164,7 @@ def run(args) -> int:
         check_supported(rules)
     except UnsupportedVariant as exc:
         raise UserError(str(exc)) from None
-    if args.deals_file:
-        try:
-            deals = common.load_deals_file(args.deals_file, expected_length=52)
-        except common.DealsFileError as exc:
-            raise UserError(str(exc)) from None
-    else:
-        if args.count <= 0:
-            raise UserError("--deals must be positive")
-        deals = common.seeded_deals(args.count, args.seed)
-    tasks = [
-        {
-            "deck": deck,
-            "variant": rules.name,
-            "budget_ms": args.budget_ms,
-            "samples": args.samples,
-            "advisor_seed": args.advisor_seed * 1_000_003 + i,
-            "shuffle_seed": args.advisor_seed * 1_000_003 + i + 500_000,
-            "solver_nodes": args.solver_nodes,
-        }
-        for i, deck in enumerate(deals)
-    ]
+    tasks = make_tasks(args, rules.name)
     t0 = time.perf_counter()
     if args.solver_only:
         if args.solver_nodes <= 0:
