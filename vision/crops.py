@@ -15,6 +15,10 @@ import numpy as np
 
 DEFAULT_SIZE = 64
 DEFAULT_PAD = 0.15
+# Whole-card crops for the face classifier ("second look" at a card the detector boxes whole): the square around
+# the detector's axis-aligned ``card`` box plus a thin margin, any rotation, cut like the index crops.
+FACE_SIZE = 64
+FACE_PAD = 0.04
 
 
 def square_box(box_xyxy, pad: float = DEFAULT_PAD) -> np.ndarray:
@@ -39,6 +43,13 @@ def index_crop(image: np.ndarray, box_xyxy, size: int = DEFAULT_SIZE, pad: float
     m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
     return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def face_crop(image: np.ndarray, box_xyxy, size: int = FACE_SIZE, pad: float = FACE_PAD) -> np.ndarray:
+    """The face classifier's crop of one whole-card box: the square around ``box_xyxy`` (side ``max(w, h)`` plus
+    ``pad`` each side), any rotation, warped to ``size`` px; what inference can compute from the detector's box.
+    Training cuts its crops with this same function (``vision.training.faces``)."""
+    return index_crop(image, box_xyxy, size, pad)
 
 
 def resize_crops(crops: list[np.ndarray], size: int) -> list[np.ndarray]:

@@ -12,6 +12,10 @@ Pipeline (two stages, see models/README.md for what the files are):
    on the whole image; photos too large for that are also cut into overlapping tiles (``vision.tiling``);
 2. each index box is cut out (``vision.crops.index_crop``) and named by the classifier (52 card names);
    a detector whose classes are the 52 names is used alone;
+   with a face classifier in the model folder (``cardface.onnx``, manifest key ``cardface``), a corner inside a
+   whole-card box also gets a second look: the whole card's crop (``vision.crops.face_crop``) is named by the face
+   classifier (its pips and pictures show the suit big) and each corner's probabilities are multiplied by the
+   face's (``Detector.fuse_faces``);
 3. corners are grouped into cards by identity (``vision.grouping``): same name -> one card.
 
 Model folder: ``vision.json`` (optional) names the files and classes; otherwise ``detector.onnx`` and
@@ -32,7 +36,7 @@ import numpy as np
 
 from vision.card_names import CARD_NAMES, NONE_CLASS, CardNameError, is_card_name_list, normalize_card
 from vision.boxes import box_ioa, box_iou
-from vision.crops import crops_to_tensor, index_crop, resize_crops
+from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.detections import Detections
 from vision.drawing import draw_result
 from vision.grouping import DEFAULT_REACH, group_cards
@@ -86,14 +90,18 @@ class Detector:
     designs: 64.5 % -> 68.0 % of crops named right at 0.5, for ~2.3x the classifier's time; 0 turns it off);
     ``imgsz``: the detector's input long side for a dynamic-shape model (smaller is faster and misses small indices);
     ``threads``: ONNX Runtime intra-op threads per model (non-spinning; None: ``DEFAULT_THREADS``; 1 where another
-    process needs the other core).
+    process needs the other core); ``face``: None uses the face classifier when the model folder declares one, False
+    never; ``face_model``: an ONNX face classifier to use instead of the manifest's (measuring one before wiring it
+    in); ``face_weight`` / ``face_fuse``: override the manifest's fusion (exponent of the face probabilities;
+    "card" fuses all 52 names, "suit" only the face's suit).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
                  min_card_confidence: float = DEFAULT_CARD_THRESHOLD, iou_threshold: float = 0.5, min_index_px: float = 24.0,
                  min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH,
                  share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, face: bool | None = None, face_model: str | Path | None = None,
+                 face_weight: float | None = None, face_fuse: str | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -126,6 +134,44 @@ class Detector:
         self.reach = reach
         self.share_confidence = share_confidence
         self.tta_below = tta_below
+        self.face = None
+        self.face_weight = self.spec.face_weight if face_weight is None else float(face_weight)
+        self.face_fuse = self.spec.face_fuse if face_fuse is None else face_fuse
+        if self.face_fuse not in ("card", "suit"):
+            raise ValueError(f"face_fuse {self.face_fuse!r}: 'card' or 'suit'")
+        face_path = Path(face_model) if face_model is not None else self.spec.face
+        if face is not False and face_path is not None and self.classifier is not None:
+            if face_path.is_file():
+                self._load_face(face_path, self.spec.face_classes if face_model is None else None, threads)
+            elif face is True or face_model is not None:
+                raise ModelFileError(f"face classifier {face_path} not found")
+
+    def _load_face(self, path: Path, classes, threads: int) -> None:
+        """The face classifier and, per corner-classifier column, the face column (or suit columns) it is fused with."""
+        self.face = OnnxClassifier(path, classes, threads=threads)
+        try:
+            face_names = [normalize_card(n) for n in self.face.classes if n.strip().lower() != NONE_CLASS]
+        except CardNameError as exc:
+            raise ModelFileError(f"face classifier {path} classes are not card names ({exc})") from exc
+        pos = {n: i for i, n in enumerate(self.face.classes) if n.strip().lower() != NONE_CLASS}
+        pos = {normalize_card(n): i for n, i in pos.items()}
+        self._card_cols = np.array([j for j, n in enumerate(self.classifier_names) if n], np.int64)
+        names = [self.classifier_names[j] for j in self._card_cols]
+        if self.face_fuse == "card":
+            if not all(n in pos for n in names):
+                raise ModelFileError(f"face classifier {path} does not name all {len(names)} cards")
+            # (face classes, card columns) 0/1: the face probability of each corner column's card
+            self._face_to_cols = np.zeros((len(self.face.classes), len(names)), np.float32)
+            for k, n in enumerate(names):
+                self._face_to_cols[pos[n], k] = 1.0
+        else:  # suit: each corner column takes the face's summed probability of its suit
+            self._face_to_cols = np.zeros((len(self.face.classes), len(names)), np.float32)
+            for fn in face_names:
+                for k, n in enumerate(names):
+                    if n[-1] == fn[-1]:
+                        self._face_to_cols[pos[fn], k] = 1.0
+        none = [j for j, n in enumerate(self.classifier_names) if not n]
+        self._none_col = none[0] if none else -1
 
     # -- stage 1 ------------------------------------------------------------------------------------------------
     def tile_plan(self, image_hw: tuple[int, int]) -> tuple[tuple[int, int], int] | None:
@@ -196,17 +242,22 @@ class Detector:
                     reused = int(same.sum())
                     todo = idx[~same]
             first, later, partner = self.split_by_card_box(boxes, todo)
-            self._classify(image_bgr, boxes, first, card, card_conf)
+            probs = np.zeros((n, len(self.classifier_names)), np.float32)
+            self._classify(image_bgr, boxes, first, card, card_conf, probs)
             if len(later):
                 # a second corner of a fully visible card: the same card, unless its first corner was doubtful
                 sure = (card_conf[partner] >= self.share_confidence) & (card[partner] != "")
                 card[later[sure]] = card[partner[sure]]
                 card_conf[later[sure]] = card_conf[partner[sure]]
-                self._classify(image_bgr, boxes, later[~sure], card, card_conf)
+                probs[later[sure]] = probs[partner[sure]]
+                self._classify(image_bgr, boxes, later[~sure], card, card_conf, probs)
+            if self.face is not None and len(todo):  # the second look at corners inside whole-card boxes
+                self._set_names(todo, self.fuse_faces(image_bgr, boxes, todo, probs[todo]), card, card_conf)
         data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature}
         return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data), reused
 
-    def _classify(self, image_bgr, boxes: Detections, idx: np.ndarray, card: np.ndarray, card_conf: np.ndarray) -> None:
+    def _classify(self, image_bgr, boxes: Detections, idx: np.ndarray, card: np.ndarray, card_conf: np.ndarray,
+                  probs: np.ndarray | None = None) -> None:
         if not len(idx):
             return
         crops = [index_crop(image_bgr, boxes.xyxy[i], self.spec.crop_size, self.spec.crop_pad) for i in idx]
@@ -218,9 +269,49 @@ class Detector:
             turns = [np.ascontiguousarray(np.rot90(xu, k, axes=(2, 3))) for k in (1, 2, 3)]
             pu = self.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
             p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
+        if probs is not None:
+            probs[idx] = p
+        self._set_names(idx, p, card, card_conf)
+
+    def _set_names(self, idx: np.ndarray, p: np.ndarray, card: np.ndarray, card_conf: np.ndarray) -> None:
         best = p.argmax(axis=1)  # "" where the classifier's answer is "none": the corner names no card
         card[idx] = [self.classifier_names[b] for b in best]
         card_conf[idx] = p[np.arange(len(idx)), best]
+
+    def face_probabilities(self, image_bgr: np.ndarray, card_boxes_xyxy: np.ndarray) -> np.ndarray:
+        """(m, face classes) probabilities of the face classifier for whole-card boxes (x1, y1, x2, y2)."""
+        crops = [face_crop(image_bgr, b, self.spec.face_crop_size, self.spec.face_crop_pad) for b in card_boxes_xyxy]
+        if not crops:
+            return np.zeros((0, len(self.face.classes)), np.float32)
+        return self.face.probabilities(crops_to_tensor(resize_crops(crops, self.face.size)))
+
+    def fuse_faces(self, image_bgr: np.ndarray, boxes: Detections, idx: np.ndarray, p: np.ndarray,
+                   face_p: np.ndarray | None = None) -> np.ndarray:
+        """Corner probabilities ``p`` (len(idx), classifier classes) of the index boxes ``boxes[idx]``, each corner
+        inside a whole-card box (the smallest holding >= 60 % of it) multiplied by that card's face probabilities
+        ** ``face_weight`` over the 52 names (or the face's suit, ``face_fuse="suit"``) and renormalised; the
+        corner's ``none`` probability is kept. Corners in no card box are unchanged. Returns a new array.
+        ``face_p``: the face probabilities of every ``card`` box in ``boxes`` order (tests); else computed here."""
+        out = np.array(p, np.float32, copy=True)
+        if self.face is None or self.card_class < 0 or not len(idx):
+            return out
+        cards = np.flatnonzero(boxes.class_id == self.card_class)
+        if not len(cards):
+            return out
+        holds = box_ioa(boxes.xyxy[idx], boxes.xyxy[cards]) >= 0.6
+        area = np.where(holds, boxes.area[cards][None, :], np.inf)
+        owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+        inside = np.flatnonzero(owner >= 0)
+        if not len(inside):
+            return out
+        used, row = np.unique(owner[inside], return_inverse=True)
+        pf = face_p[used] if face_p is not None else self.face_probabilities(image_bgr, boxes.xyxy[cards[used]])
+        factor = np.maximum(pf @ self._face_to_cols, 1e-6) ** np.float32(self.face_weight)  # (used, card columns)
+        q = out[np.ix_(inside, self._card_cols)] * factor[row]
+        mass = 1.0 - (out[inside, self._none_col] if self._none_col >= 0 else 0.0)
+        q *= (np.asarray(mass, np.float32) / np.maximum(q.sum(axis=1), 1e-12))[:, None]
+        out[np.ix_(inside, self._card_cols)] = q
+        return out
 
     def split_by_card_box(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(first, later, partner)``: corners ``idx`` to classify now; corners that share a whole-card box with a

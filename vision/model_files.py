@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.crops import DEFAULT_PAD, DEFAULT_SIZE
+from vision.crops import DEFAULT_PAD, DEFAULT_SIZE, FACE_PAD, FACE_SIZE
 from vision.onnx_backend import ModelFileError
 
 MANIFEST = "vision.json"
@@ -33,6 +33,13 @@ class ModelSpec:
     classifier_classes: list[str] | None = None
     crop_size: int = DEFAULT_SIZE  # the training crops' size; resized to the classifier's input after cutting
     crop_pad: float = DEFAULT_PAD
+    # optional whole-card face classifier (the "second look" at cards boxed whole; manifest key "cardface")
+    face: Path | None = None
+    face_classes: list[str] | None = None
+    face_crop_size: int = FACE_SIZE
+    face_crop_pad: float = FACE_PAD
+    face_weight: float = 1.0  # exponent of the face probabilities in the product with a corner's
+    face_fuse: str = "card"   # "card": all 52 names; "suit": the face's suit marginal only
 
     @classmethod
     def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
@@ -49,9 +56,13 @@ class ModelSpec:
             clf = m.get("classifier") or None
             det_file = d / det.get("file", "detector.onnx")
             clf_file = d / clf.get("file", "classifier.onnx") if clf else None
+            face = m.get("cardface") or {}
             return cls(detector=det_file, detector_classes=det.get("classes"),
                        classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
-                       crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)))
+                       crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)),
+                       face=d / face["file"] if face.get("file") else None, face_classes=face.get("classes"),
+                       face_crop_size=int(face.get("crop_size", FACE_SIZE)), face_crop_pad=float(face.get("crop_pad", FACE_PAD)),
+                       face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")))
         det_file = d / "detector.onnx"
         if not det_file.is_file():
             onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)

@@ -5,6 +5,7 @@
     patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
     patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
     patience dataset negatives             # crops that show no index, for the classifier's "none" class
+    patience dataset faces                 # whole-card crops (build/faces/{train,val}) for the face classifier
     patience dataset video --game tommy --seed 3 --held-out   # a game video + its ground truth (camera tests)
 
 Everything lands in git-ignored folders: ``datasets/cache`` (artwork), ``datasets/build`` (datasets) and
@@ -48,6 +49,12 @@ def add_parser(subparsers) -> None:
                         "boxes only)")
     n.add_argument("--seed", type=int, default=0)
     n.set_defaults(func=run)
+    fc = sub.add_parser("faces", help="cut whole-card crops of the built scenes (<out>/faces/{train,val}/<card>) "
+                                      "for the face classifier (vision/training/faces.py)")
+    fc.add_argument("--out", type=Path, default=None, help="dataset folder (default datasets/build)")
+    fc.add_argument("--per-card", type=int, default=1, help="jittered crops per whole card (default 1)")
+    fc.add_argument("--seed", type=int, default=0)
+    fc.set_defaults(func=run)
     v = sub.add_parser("video", help="render a video of a game played on a table, with its ground truth JSON "
                                      "(vision/training/game_video.py)")
     v.add_argument("--game", choices=("tommy", "poker"), required=True)
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives or video (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives, faces or video (patience dataset --help)")
     if args.action == "video":
         return _video(args)
     from vision.training import artwork
@@ -105,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "negatives":
         return _negatives(args, artwork, _bar())
+
+    if args.action == "faces":
+        return _faces(args, artwork, _bar())
 
     from vision.training import synth
 
@@ -179,6 +189,24 @@ def _negatives(args: argparse.Namespace, artwork, bar) -> int:
             except ModelFileError as exc:
                 raise UserError(str(exc)) from None
     print(f"{made['train']} train + {made['val']} val negative crops written under {out / 'crops'}")
+    return 0
+
+
+def _faces(args: argparse.Namespace, artwork, bar) -> int:
+    """Whole-card crops of both splits of a built scene set (``vision.training.faces``); resumable."""
+    from assistant.cli import UserError
+    from vision.training.faces import write_face_crops
+
+    out = args.out or (artwork.REPO / "datasets" / "build")
+    if not (out / "detect" / "meta").is_dir():
+        raise UserError(f"no scenes in {out}: run `patience dataset build` first")
+    made = {}
+    with bar:
+        for split in ("val", "train"):
+            task = bar.add_task(f"{split} face crops", total=None)
+            made[split] = write_face_crops(out, split, out / "faces" / split, per_card=args.per_card, seed=args.seed,
+                                           progress=lambda k, n, t=task: bar.update(t, completed=k, total=n))
+    print(f"{made['train']} train + {made['val']} val whole-card crops written under {out / 'faces'}")
     return 0
 
 

@@ -230,6 +230,8 @@ def detect_with_probabilities(detector, image):
     probs: list = [None] * n
     idx = np.flatnonzero(boxes.class_id == detector.index_class)
     p = class_probabilities(detector, image, boxes.xyxy[idx])
+    if getattr(detector, "face", None) is not None:  # the second look at cards boxed whole (Detector.fuse_faces)
+        p = detector.fuse_faces(image, boxes, idx, p)
     if len(idx):
         best = p.argmax(axis=1)
         card[idx] = [detector.classifier_names[b] for b in best]  # "" where the answer is 'none'

@@ -7,6 +7,7 @@
     patience train classifier --name classifier3 --init runs/classifier/best.pt --epochs 14 \
         --samples-per-epoch 60000 --lr 2e-3 --hours 1.25  # 52 cards + none, once `patience dataset negatives`/`glyphs` ran
     patience train export --run detector640 --imgsz 640 --dynamic   # models/detector.onnx|.pt, classifier, vision.json
+    patience train cardface --hours 1                 # whole-card face classifier -> models/cardface.onnx (second look)
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -44,6 +45,23 @@ def add_parser(subparsers) -> None:
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
+    f = sub.add_parser("cardface", help="train the whole-card face classifier (the second look at cards seen whole) "
+                                        "on `patience dataset faces` crops, export models/cardface.onnx")
+    f.add_argument("--crops", type=Path, default=None, help="face crop folder (default datasets/build/faces)")
+    f.add_argument("--val-crops", type=Path, default=None,
+                   help="the per-epoch check's crops (default <crops>/val; the recipe uses a separate tuning set)")
+    f.add_argument("--epochs", type=int, default=10)
+    f.add_argument("--samples-per-epoch", type=int, default=40000)
+    f.add_argument("--batch", type=int, default=128)
+    f.add_argument("--input", type=int, default=48, help="input px (the 64 px crops are shrunk to it)")
+    f.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
+    f.add_argument("--lr", type=float, default=3e-3)
+    f.add_argument("--name", default="cardface", help="run folder under runs/")
+    f.add_argument("--hours", type=float, default=None, help="stop after this long")
+    f.add_argument("--no-export", action="store_true", help="train only")
+    f.add_argument("--wire", choices=("card", "suit"), default=None,
+                   help="also declare it in models/vision.json with this fusion (the Detector then uses it)")
+    f.add_argument("--weight", type=float, default=1.0, help="with --wire: exponent of the face probabilities")
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -108,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
         train.export_classifier(run=train.RUNS / "classifier4")
         train.write_manifest(imgsz=640)
         out = model_report.report(imgsz=640, data_seconds=t1 - t0, run="detector640b", classifier_run="classifier4")
+        # session 4: the whole-card face classifier (second look), on the first 3000 scenes' whole cards
+        _cardface(train, train.BUILD, train.BUILD / "faces", None, argparse.Namespace(
+            epochs=10, samples_per_epoch=40000, batch=128, input=48, width=1, lr=3e-3, name="cardface", hours=1.0,
+            no_export=False, wire=None, weight=1.0, val_crops=None))
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
@@ -123,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
                                        samples_per_epoch=args.samples_per_epoch, input_size=args.input, name=args.name,
                                        init=args.init, lr=args.lr)
         print(f"classifier trained: {run_dir}")
+    elif args.step == "cardface":
+        crops = args.crops or train.BUILD / "faces"
+        if not (Path(crops) / "train").is_dir():
+            raise UserError(f"{crops}/train not found: run `patience dataset faces` first")
+        _cardface(train, None, crops, args.val_crops, args)
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)
@@ -134,3 +161,26 @@ def run(args: argparse.Namespace) -> int:
         out = model_report.report(imgsz=args.imgsz, run=args.run, classifier_run=args.classifier_run)
         print(f"metrics written to {out}")
     return 0
+
+
+def _cardface(train, build, crops: Path, val_crops, args) -> None:
+    """Whole-card crops (when ``build`` is given), the face classifier, its export to models/cardface.onnx (the
+    LAST epoch: no epoch is picked on held-out figures) and, with ``args.wire``, its entry in vision.json."""
+    if build is not None:
+        from vision.training.faces import write_face_crops
+
+        for split in ("train", "val"):
+            write_face_crops(build, split, Path(crops) / split)
+    budget = args.hours * 3600 if args.hours else None
+    run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
+                                     samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
+                                     min_px=0.0, min_visible=0.0, val_crops=args.val_crops, time_budget_s=budget)
+    print(f"face classifier trained: {run_dir}")
+    if args.no_export:
+        return
+    out = train.export_classifier(run=run_dir, filename="cardface", checkpoint="last.pt",
+                                  description=f"Patience Lens whole-card face classifier (64 px crop of a card box "
+                                              f"shrunk to {args.input} px, RGB 0..1 -> 52 card probabilities)")
+    print(f"exported {out}")
+    if args.wire:
+        print(f"declared in {train.write_face_manifest(weight=args.weight, fuse=args.wire)}")

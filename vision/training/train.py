@@ -254,11 +254,12 @@ def evaluate_classifier(model, x, y, torch, batch: int = 512):
 def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
                      val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None,
-                     input_size: int = CLASSIFIER_INPUT) -> Path:
+                     input_size: int = CLASSIFIER_INPUT, width: int = CROPNET_WIDTH, val_crops: Path | None = None) -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
     budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops.
     ``init``: start from another run's weights; layers whose shape differs (the first FC when ``input_size``
-    changes) start afresh."""
+    changes) start afresh. ``width``: the CNN's width (``make_cropnet``); ``val_crops``: the per-epoch check's crop
+    folder (default ``crops/val``); the whole-card face classifier uses both (``vision.training.faces``)."""
     import numpy as np
 
     torch = _torch_one_thread()
@@ -268,13 +269,13 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     run.mkdir(parents=True, exist_ok=True)
     classes = crop_classes(crops)
     xtr, ytr = _load_crops(crops / "train", size=input_size, min_px=min_px, min_visible=min_visible, classes=classes)
-    xva, yva = _load_crops(crops / "val", size=input_size, classes=classes)
+    xva, yva = _load_crops(Path(val_crops or crops / "val"), size=input_size, classes=classes)
     sel = np.random.default_rng(seed).permutation(len(xva))[:val_limit]
     xva, yva = xva[sel], yva[sel]
     log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check; "
         f"{len(classes)} classes")
-    model = make_cropnet(len(classes), input_size=input_size)
-    log(f"cropnet width {CROPNET_WIDTH}, {input_size} px: {sum(p.numel() for p in model.parameters())} parameters; "
+    model = make_cropnet(len(classes), width=width, input_size=input_size)
+    log(f"cropnet width {width}, {input_size} px: {sum(p.numel() for p in model.parameters())} parameters; "
         f"training crops: indices >= {min_px} px, >= {min_visible:.0%} visible")
     if init is not None:  # fine-tune from another run's weights (a second cycle, or a larger input)
         mine = model.state_dict()
@@ -327,9 +328,10 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
         if acc >= best:
             best = acc
             torch.save({"model": model.state_dict(), "epoch": epoch, "val_top1": acc, "input_size": input_size,
-                        "classes": list(classes)}, run / "best.pt")
+                        "classes": list(classes), "width": width}, run / "best.pt")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch,
-                    "history": history, "best": best}, ck)
+                    "history": history, "best": best, "input_size": input_size, "classes": list(classes),
+                    "width": width, "val_top1": acc}, ck)
         if time_budget_s and time.time() - t0 > time_budget_s:
             log("time budget spent: stopping (resume continues from last.pt)")
             break
@@ -343,25 +345,29 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 17) -> Path:
+def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 17, filename: str = "classifier",
+                      checkpoint: str = "best.pt", description: str | None = None) -> Path:
+    """A classifier run's ``checkpoint`` -> ``out/<filename>.onnx`` (softmax inside) + ``.pt``; the corner-index
+    classifier by default, the whole-card face classifier with ``filename="cardface"``."""
     import numpy as np
 
     torch = _torch_one_thread()
     run = Path(run or RUNS / "classifier")
-    state = torch.load(run / "best.pt", weights_only=False)
+    state = torch.load(run / checkpoint, weights_only=False)
     size = int(state.get("input_size", CLASSIFIER_INPUT))
     classes = tuple(state.get("classes", CARD_NAMES))
-    model = make_cropnet(len(classes), input_size=size)
+    width = int(state.get("width", CROPNET_WIDTH))
+    model = make_cropnet(len(classes), width=width, input_size=size)
     model.load_state_dict(state["model"])
     model.eval()
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.state_dict(), "classes": list(classes),
-                "arch": f"vision.training.train.make_cropnet({len(classes)}, width={CROPNET_WIDTH}, input_size={size})",
-                "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / "classifier.pt")
+                "arch": f"vision.training.train.make_cropnet({len(classes)}, width={width}, input_size={size})",
+                "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / f"{filename}.pt")
     n = size
     dummy = torch.zeros(1, 3, n, n)
-    onnx_path = out / "classifier.onnx"
+    onnx_path = out / f"{filename}.onnx"
     torch.onnx.export(full, dummy, str(onnx_path), input_names=["images"], output_names=["probs"], opset_version=opset,
                       dynamic_axes={"images": {0: "batch"}, "probs": {0: "batch"}}, dynamo=False)
     import onnx
@@ -369,7 +375,8 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     m = onnx.load(str(onnx_path))
     what = "52 card probabilities" + (" + none (no index)" if NONE_CLASS in classes else "")
     meta = {"names": str({i: n for i, n in enumerate(classes)}), "imgsz": f"[{n}, {n}]", "task": "classify",
-            "description": f"Patience Lens corner-index classifier (64 px crop shrunk to {n}x{n}, RGB 0..1 -> {what})"}
+            "description": description or f"Patience Lens corner-index classifier (64 px crop shrunk to {n}x{n}, "
+                                          f"RGB 0..1 -> {what})"}
     for k, v in meta.items():
         p = m.metadata_props.add()
         p.key, p.value = k, v
@@ -423,5 +430,23 @@ def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
         "classifier": {"file": "classifier.onnx", "classes": classes, "crop_size": CROP_SIZE,
                        "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
     }
+    old = out / "vision.json"
+    if old.is_file() and "cardface" in json.loads(old.read_text()):  # the face classifier's entry stays
+        m["cardface"] = json.loads(old.read_text())["cardface"]
     (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
     return out / "vision.json"
+
+
+def write_face_manifest(out: Path = MODELS, weight: float = 1.0, fuse: str = "card", file: str = "cardface.onnx") -> Path:
+    """Add the whole-card face classifier to ``out/vision.json`` (``cardface``: file, classes, crop recipe, how its
+    probabilities are fused with the corner votes: ``fuse`` "card" (all 52) or "suit", exponent ``weight``)."""
+    from vision.crops import FACE_PAD, FACE_SIZE
+
+    torch = _torch_one_thread()
+    classes = list(torch.load(out / Path(file).with_suffix(".pt").name, weights_only=False)["classes"])
+    path = out / "vision.json"
+    m = json.loads(path.read_text())
+    m["cardface"] = {"file": file, "classes": classes, "crop_size": FACE_SIZE, "crop_pad": FACE_PAD,
+                     "weight": weight, "fuse": fuse}
+    path.write_text(json.dumps(m, indent=1) + "\n")
+    return path
