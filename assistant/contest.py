@@ -32,8 +32,10 @@ Readings, where the texts leave a detail open:
 * Ranking: Sir Tommy by :func:`~assistant.games.tommy.compare_results` (a win beats a loss, else more foundation
   cards); for more than two players the same comparison gives places. Two wins share a place: "de eerste die de
   gift wint" is about time, and players taking turns at one app finish in seat order, not in a race. Poker
-  Patience by :func:`~assistant.games.poker.rank_players` (highest total first). Equal results share a place and
-  the next place is skipped (1, 1, 3).
+  Patience by the highest total. Equal results share a place and the next place is skipped (1, 1, 3).
+
+What differs between the games (who ends a turn, what a call is, how a result reads) is asked of the game's kind
+(``assistant.games.kinds``): this module never branches on the game's name.
 """
 
 from __future__ import annotations
@@ -43,10 +45,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from assistant.cards import Card, CardError
-from assistant.deals import deal_order
-from assistant.games.poker import PokerState, rank_players
-from assistant.games.tommy import TommyResult, TommyRules, TommyState, compare_results
-from assistant.session import Session, parse_cell
+from assistant.games.kinds import GAME_KINDS, game_kind
+from assistant.games.poker import PokerState
+from assistant.games.tommy import TommyResult, TommyState, compare_results
+from assistant.session import Session
 
 SAVE_FORMAT = "patience-lens/contest/1"
 MAX_NAME = 24
@@ -58,15 +60,7 @@ class ContestError(ValueError):
 
 def caller_order(game: str, seed: int, variant: str | None = None) -> tuple[list[Card], list[Card]]:
     """(cards set out before play, the cards the caller calls, in order) for ``seed``: the same for every player."""
-    order = deal_order(seed)
-    if game == "poker":
-        return [], order[:25]
-    if game != "tommy":
-        raise ValueError(f"unknown game {game!r}: choose tommy or poker")
-    rules = TommyRules.preset(variant or "standard")
-    bases = list(TommyState(rules, order=order).bases)
-    in_play = set(rules.deck()) - set(bases)
-    return bases, [c for c in order if c in in_play]
+    return game_kind(game).caller_order(seed, variant)
 
 
 def check_names(names: Sequence[str]) -> list[str]:
@@ -102,8 +96,7 @@ class Seat:
 
     def hand(self) -> tuple[Card, ...]:
         """Called (or turned) cards still to place."""
-        st = self.state
-        return tuple(st.hand) if isinstance(st, TommyState) else st.pending
+        return self.session.hand
 
 
 @dataclass(frozen=True)
@@ -119,10 +112,7 @@ class Standing:
 
     def to_dict(self, game: str) -> dict:
         d = {"place": self.place, "name": self.name, "won": self.won, "finished": self.finished}
-        if game == "tommy":
-            d.update(foundation_cards=self.points, cards_in_play=self.out_of)
-        else:
-            d["score"] = self.points
+        d.update(GAME_KINDS[game].standing_fields(self.points, self.out_of))
         return d
 
 
@@ -170,7 +160,7 @@ class Contest:
         names = check_names(names)
         seats = [Seat(n, Session.new(game, variant, seed)) for n in names]
         variant_name = seats[0].session.variant
-        set_out, order = caller_order(game, seed, variant_name if game == "tommy" else None)
+        set_out, order = caller_order(game, seed, variant_name)
         contest = cls(game, variant_name, seed, seats, order, set_out, 0, saver)
         contest._advance()
         contest.save()
@@ -182,16 +172,18 @@ class Contest:
 
     # -- where it stands ---------------------------------------------------------------------------------------
     @property
+    def kind(self):
+        """The game's kind: what differs between Sir Tommy and Poker Patience."""
+        return GAME_KINDS[self.game]
+
+    @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
     @property
     def batch_size(self) -> int:
         """Cards per call: Sir Tommy 1 (four at a time: 4), Poker 1 (Poker Shuffle: all 25)."""
-        st = self.seats[0].state
-        if isinstance(st, TommyState):
-            return st.rules.turn_count
-        return len(self.order) if st.rules.shuffle else 1
+        return self.kind.cards_per_call(self.seats[0].state, len(self.order))
 
     @property
     def all_called(self) -> bool:
@@ -218,7 +210,7 @@ class Contest:
         """The player to act now; None when the contest is over or everyone waits for the caller
         (:attr:`waiting_for_call`)."""
         for seat in self.seats:
-            if not seat.finished and (self.all_called and self.game == "tommy" or not seat.turn_done):
+            if not seat.finished and (self.all_called and self.kind.plays_out or not seat.turn_done):
                 return seat
         return None
 
@@ -227,7 +219,7 @@ class Contest:
         """Poker Patience: everyone still playing has placed the called card(s); the caller turns the next card
         (or, after the last call, ends the contest) with :meth:`call_next`. Until then placements can be taken
         back."""
-        return self.game == "poker" and not self.is_over and all(s.turn_done for s in self.seats if not s.finished)
+        return self.kind.caller_waits and not self.is_over and all(s.turn_done for s in self.seats if not s.finished)
 
     @property
     def is_over(self) -> bool:
@@ -254,16 +246,7 @@ class Contest:
         Poker a cell ``r1c3`` / ``13`` (Poker Shuffle: ``card`` picks which open card). Returns the move's text;
         an illegal move raises ValueError and changes nothing."""
         seat = self._now()
-        if isinstance(seat.state, TommyState):
-            if card is not None:
-                raise ContestError("in Sir Tommy a move names piles, not cards: S>W2, W1>F0")
-            text = seat.session.play(move)
-        else:
-            cell = parse_cell(str(move))
-            if card is not None and not isinstance(card, Card):
-                card = Card.parse(card)
-            placed = card if card is not None else seat.state.current
-            text = f"{placed} to {seat.state.place(cell, card)}"
+        text = self.kind.contest_play(seat.session, move, card)
         seat.since_call += 1
         self._after_action(seat)
         self.save()
@@ -292,7 +275,7 @@ class Contest:
         seat = self._undo_seat(name)
         last = seat.session.undo()
         seat.since_call -= 1
-        if self.game == "poker":
+        if self.kind.caller_waits:
             seat.turn_done = False
         self.save()
         return last
@@ -304,15 +287,15 @@ class Contest:
                 seat = self.seat(name)
             except KeyError:
                 raise ContestError(f"no player {name!r}: {', '.join(self.names)}") from None
-            if self.game != "poker" and seat is not self.current:
-                raise ContestError(f"in Sir Tommy only the player to play ({self.current.name if self.current else 'nobody'}) can undo")
+            if not self.kind.caller_waits and seat is not self.current:
+                raise ContestError(f"in {self.kind.title} only the player to play ({self.current.name if self.current else 'nobody'}) can undo")
             if seat.finished or seat.since_call <= 0:
                 raise ContestError(f"nothing of {seat.name}'s to undo since the caller turned {called}")
             return seat
         seat = self.current
         if seat is not None and seat.since_call > 0:
             return seat
-        if self.game == "poker":
+        if self.kind.caller_waits:
             placed = [s for s in self.seats if not s.finished and s.turn_done and s.since_call > 0]
             if placed:
                 return placed[-1]
@@ -342,7 +325,7 @@ class Contest:
         None: the next card when its order is known, as after one-redeal's unshuffled gathering)."""
         seat = self._now()
         st = seat.state
-        if not self.all_called or not isinstance(st, TommyState):
+        if not self.all_called or not self.kind.plays_out:
             raise ContestError("the caller turns the cards for everyone: place the called card")
         if not st.needs_card():
             raise ContestError("place the turned card first" if st.hand else "no card to turn: your stock is empty")
@@ -360,8 +343,8 @@ class Contest:
     # -- the caller ------------------------------------------------------------------------------------------
     def _after_action(self, seat: Seat) -> None:
         st = seat.state
-        if isinstance(st, PokerState):
-            if not st.pending:
+        if self.kind.caller_waits:
+            if not seat.hand():
                 seat.turn_done = True  # the caller waits (call_next): the placement can still be taken back
         elif self.all_called and st.is_terminal():
             seat.finished = True
@@ -383,22 +366,13 @@ class Contest:
 
     # -- results -----------------------------------------------------------------------------------------------
     def result_text(self, seat: Seat) -> str:
-        st = seat.state
-        if isinstance(st, TommyState):
-            r = st.result()
-            return f"{'won, ' if r.won else ''}{r.foundation_cards} of {r.cards_in_play} cards on the foundations"
-        score = st.score()
-        return f"{score.total} points" + (" (a win)" if score.total >= st.rules.win_threshold else "")
+        return self.kind.contest_result(seat.state)
 
     def standings(self) -> list[Standing]:
         """The ranking, best first (as it stands while the contest is going on)."""
         finished = {s.name: s.finished for s in self.seats}
-        if self.game == "tommy":
-            ranked = tommy_ranking({s.name: s.state for s in self.seats})
-            return [Standing(p, n, r.won, r.foundation_cards, r.cards_in_play, finished[n]) for p, n, r in ranked]
-        scores = {s.name: s.state.score().total for s in self.seats}
-        threshold = self.seats[0].state.rules.win_threshold
-        return [Standing(p, n, sc >= threshold, sc, None, finished[n]) for p, n, sc in rank_players(scores)]
+        ranked = rank_by({s.name: s.state for s in self.seats}, self.kind.compare)
+        return [Standing(p, n, *self.kind.standing(st), finished[n]) for p, n, st in ranked]
 
     def winners(self) -> list[str]:
         return [s.name for s in self.standings() if s.place == 1]
@@ -444,15 +418,16 @@ class Contest:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise ValueError(f"not a contest save (format {SAVE_FORMAT!r})")
         game, variant, seed, called = data["game"], data["variant"], data["seed"], data["called"]
-        if game not in ("tommy", "poker"):
+        if game not in GAME_KINDS:
             raise ValueError(f"unknown game {game!r}")
+        kind = GAME_KINDS[game]
         if type(seed) is not int or seed < 0 or type(called) is not int or not isinstance(variant, str):
             raise ValueError("seed, called and variant must be an integer >= 0, an integer and a text")
         players = data["players"]
         if not isinstance(players, list):
             raise ValueError("'players' must be a list")
         names = check_names([p["name"] for p in players])
-        set_out, order = caller_order(game, seed, variant if game == "tommy" else None)
+        set_out, order = caller_order(game, seed, variant)
         if not 0 < called <= len(order):
             raise ValueError(f"called must be 1..{len(order)}, got {called}")
         seats = []
@@ -465,10 +440,7 @@ class Contest:
             st = session.state
             if st.rules.name != variant:
                 raise ValueError(f"{name} plays {st.rules.name}, the contest {variant}")
-            if isinstance(st, TommyState):
-                turned = [x for x in st.history if isinstance(x, Card)]
-            else:
-                turned = list(st.dealt)
+            turned = kind.turned_cards(st)
             mine = turned[:called] if called >= len(order) else turned
             if mine != order[:called]:
                 raise ValueError(f"{name}'s cards are not the caller's order for seed {seed}")
@@ -482,17 +454,13 @@ class Contest:
                 raise ValueError(f"{name}: since_call does not match the history")
             if seat.finished and called < len(order):
                 raise ValueError(f"{name} finished before the last call")
-            if seat.turn_done and seat.hand() or seat.finished and isinstance(st, PokerState) and not st.is_terminal():
+            if seat.turn_done and seat.hand() or seat.finished and not kind.plays_out and not st.is_terminal():
                 raise ValueError(f"{name} ended a turn with cards still to place")
         return contest
 
     def _actions_since_call(self, seat: Seat) -> int:
         """The player's own actions after the latest call, read from the game's history."""
-        st = seat.state
-        if isinstance(st, TommyState):
-            turns = [i for i, x in enumerate(st.history) if isinstance(x, Card)]
-            return len(st.history) - turns[self.called - 1] - 1
-        return len(st.history) - (self.called - len(self.last_call()))
+        return self.kind.actions_since_call(seat.state, self.called, self.called - len(self.last_call()))
 
 
 def card_or_none(text: str) -> Card | None:

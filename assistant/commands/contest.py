@@ -172,22 +172,7 @@ def prompt(contest) -> str:
     if seat is None:  # Poker: everyone has placed; the caller waits so that a placement can be taken back
         what = "the next card" if not contest.all_called else "the result"
         return f"everyone has placed: Enter for {what} (u takes the last placement back, u NAME a player's)> "
-    st = seat.state
-    hand = " ".join(str(c) for c in seat.hand())
-    if contest.game == "poker":
-        if len(st.pending) > 1:
-            return f"{seat.name}, card and cell (Qh r1c3; {len(st.pending)} to place)> "
-        return f"{seat.name}, where does {hand} go (r1c3 or 13)> "
-    if len(seat.hand()) > 1:
-        return f"{seat.name}, place {hand} (S0>W2 puts the first of them on waste pile 2, S1>F0 ...)> "
-    if hand:
-        return f"{seat.name}, place {hand} (w0-w3 or f0-f3)> "
-    if contest.all_called:
-        if st.needs_card():
-            known = len(st.chance_outcomes()) == 1
-            return f"{seat.name}, {'Enter to turn' if known else 'type'} your next card (or a move, done)> "
-        return f"{seat.name}, play up (W1>F0) or Enter to end your game> "
-    return f"{seat.name}, play up (W1>F0) or Enter when done> "
+    return contest.kind.contest_prompt(seat.name, seat.state, contest.all_called)
 
 
 def act(contest, line: str) -> str:
@@ -196,7 +181,6 @@ def act(contest, line: str) -> str:
     from rich.markup import escape
 
     from assistant.contest import card_or_none
-    from assistant.games.tommy import TommyState
 
     seat = contest.current
     low = line.lower()
@@ -217,15 +201,16 @@ def act(contest, line: str) -> str:
     except ValueError as exc:
         return f"[red]{escape(str(exc))}[/]"
     st = seat.state
+    kind = contest.kind
     name = escape(seat.name)
     before = (seat, contest.called)
     try:
-        own_turn = isinstance(st, TommyState) and contest.all_called and st.needs_card() and not st.hand
+        own_turn = kind.plays_out and contest.all_called and st.needs_card() and not st.hand
         if not line or low in ("d", "done"):
             if not line and own_turn and len(st.chance_outcomes()) == 1:
                 return f"{name} turned {escape(str(contest.turn_own()))}"
-            if contest.game == "poker":
-                return f"[red]place {escape(' '.join(map(str, seat.hand())))}: type a cell like r1c3 or 13[/]"
+            if kind.caller_waits:  # placing ends the turn: there is nothing to end by hand
+                return f"[red]place {escape(' '.join(map(str, seat.hand())))}: {kind.place_help}[/]"
             what = contest.done()
             return escape(what) + _news(contest, before, finished=False)
         card = card_or_none(line)
@@ -233,10 +218,9 @@ def act(contest, line: str) -> str:
             return f"{name} turned {escape(str(contest.turn_own(card)))}"
         if card is not None:
             called = " ".join(map(str, seat.hand() or contest.last_call()))
-            how = "type a cell like r1c3 or 13" if contest.game == "poker" else "w0-w3 or f0-f3"
-            return f"[red]the caller turned {escape(called)} for everyone: place it ({how})[/]"
+            return f"[red]the caller turned {escape(called)} for everyone: place it ({kind.place_help})[/]"
         parts = line.split(maxsplit=1)
-        if contest.game == "poker" and len(parts) == 2 and card_or_none(parts[0]) is not None:
+        if kind.move_names_card and len(parts) == 2 and card_or_none(parts[0]) is not None:
             done = contest.play(parts[1], card=parts[0])
         else:
             done = contest.play(line)

@@ -19,31 +19,17 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def caller_order(game: str, seed: int, variant: str | None = None) -> tuple[list, list]:
-    """(cards set out before play, cards in the order the caller turns them)."""
-    from assistant.deals import deal_order
-
-    order = deal_order(seed)
-    if game == "poker":
-        return [], order[:25]
-    from assistant.games.tommy import TommyRules, TommyState
-
-    rules = TommyRules.preset(variant or "standard")
-    state = TommyState(rules, order=order)
-    bases = list(state.bases)
-    in_play = set(rules.deck()) - set(bases)
-    return bases, [c for c in order if c in in_play]
-
-
 def run(args) -> int:
     from assistant.cli import UserError
+    from assistant.games.kinds import game_kind
 
+    kind = game_kind(args.game)
     if args.seed < 0:
         raise UserError(f"the seed must be 0 or more, got {args.seed}")
-    if args.game == "poker" and args.variant:
+    if args.variant and not kind.variant_sets_out:
         raise UserError("--variant is for Sir Tommy; every Poker Patience variant uses the same 25 called cards")
     try:
-        bases, cards = caller_order(args.game, args.seed, args.variant)
+        bases, cards = kind.caller_order(args.seed, args.variant)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -56,8 +42,7 @@ def run(args) -> int:
     from assistant.panel.cards_text import cards_text
 
     console = Console()
-    name = "Sir Tommy" if args.game == "tommy" else "Poker Patience"
-    console.print(Text(f"{name}, seed {args.seed}: {len(cards)} cards in the order the caller turns them", style="bold"))
+    console.print(Text(f"{kind.title}, seed {args.seed}: {len(cards)} cards in the order the caller turns them", style="bold"))
     if bases:
         console.print(Text("set out before play: ").append_text(cards_text(bases)))
     for i in range(0, len(cards), 13):

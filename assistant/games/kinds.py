@@ -1,7 +1,9 @@
-"""The two games behind one interface, so the session, the panel and the camera path never branch on a name.
+"""The two games behind one interface, so the session, the panel, the contest and the camera path never branch
+on a name.
 
-``GAME_KINDS["tommy"]`` and ``GAME_KINDS["poker"]`` make states, read moves, apply them and describe results; the
-rules themselves stay in the engines (``tommy.py``, ``poker.py``).
+``GAME_KINDS["tommy"]`` and ``GAME_KINDS["poker"]`` make states, read moves, apply them and describe results, and
+hold what else differs between the games (how a contest takes turns, ...): each game's specifics are in its class
+here. The rules themselves stay in the engines (``tommy.py``, ``poker.py``).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from assistant.cards import Card, CardError
 from assistant.deals import deal_order
 from assistant.games.poker import Placement, PokerRules, PokerState
-from assistant.games.tommy import Move, TommyRules, TommyState
+from assistant.games.tommy import Move, TommyRules, TommyState, compare_results
 
 
 class TommyKind:
@@ -71,6 +73,95 @@ class TommyKind:
             return pile[-1] if pile else None
         return None
 
+    # -- the panel (assistant.panel) -----------------------------------------------------------------------------
+    def describe(self, state: TommyState, variant: str) -> str:
+        """The rules in a panel's title."""
+        return variant
+
+    def layout(self, state: TommyState, hint=None):
+        """The position as a rich renderable (foundations, then the waste piles)."""
+        from assistant.panel.tommy_view import tommy_layout
+
+        return tommy_layout(state)
+
+    def seat_layout(self, state: TommyState):
+        """A contest player's position."""
+        from assistant.panel.tommy_view import tommy_layout
+
+        return tommy_layout(state)
+
+    # -- contests (assistant.contest) -----------------------------------------------------------------------------
+    #: A turn is placing the called card(s), then playing waste tops up as the player likes, ended by "done" (002).
+    caller_waits = False
+    #: After the last call each player plays the game out on their own stock (redeals differ), and may stop.
+    plays_out = True
+    #: Moves name piles, never the card to place.
+    move_names_card = False
+    #: The variant changes what the caller calls (the bases set out before play are not called).
+    variant_sets_out = True
+    #: How a contest player places the called card.
+    place_help = "w0-w3 or f0-f3"
+
+    def caller_order(self, seed: int, variant: str | None = None) -> tuple[list[Card], list[Card]]:
+        """(cards set out before play, the cards the caller calls, in order): the same for every player."""
+        order = deal_order(seed)
+        rules = TommyRules.preset(variant or "standard")
+        bases = list(TommyState(rules, order=order).bases)
+        in_play = set(rules.deck()) - set(bases)
+        return bases, [c for c in order if c in in_play]
+
+    def cards_per_call(self, state: TommyState, to_call: int) -> int:
+        """One card (four at a time: four)."""
+        return state.rules.turn_count
+
+    def turned_cards(self, state: TommyState) -> list[Card]:
+        return [x for x in state.history if isinstance(x, Card)]
+
+    def actions_since_call(self, state: TommyState, called: int, call_start: int) -> int:
+        """The player's own actions after the ``called``-th card was turned (turns are in the history)."""
+        turns = [i for i, x in enumerate(state.history) if isinstance(x, Card)]
+        return len(state.history) - turns[called - 1] - 1
+
+    def contest_play(self, session, move: str, card=None) -> str:
+        if card is not None:
+            from assistant.contest import ContestError  # (assistant.contest imports this module)
+
+            raise ContestError("in Sir Tommy a move names piles, not cards: S>W2, W1>F0")
+        return session.play(move)
+
+    def contest_prompt(self, name: str, state: TommyState, all_called: bool) -> str:
+        hand = " ".join(str(c) for c in state.hand)
+        if len(state.hand) > 1:
+            return f"{name}, place {hand} (S0>W2 puts the first of them on waste pile 2, S1>F0 ...)> "
+        if hand:
+            return f"{name}, place {hand} (w0-w3 or f0-f3)> "
+        if all_called:
+            if state.needs_card():
+                known = len(state.chance_outcomes()) == 1
+                return f"{name}, {'Enter to turn' if known else 'type'} your next card (or a move, done)> "
+            return f"{name}, play up (W1>F0) or Enter to end your game> "
+        return f"{name}, play up (W1>F0) or Enter when done> "
+
+    def contest_result(self, state: TommyState) -> str:
+        r = state.result()
+        return f"{'won, ' if r.won else ''}{r.foundation_cards} of {r.cards_in_play} cards on the foundations"
+
+    def compare(self, a: TommyState, b: TommyState) -> int:
+        """002: a win beats a loss, else more foundation cards (+1: ``a`` is better, 0: a tie)."""
+        return compare_results(a, b)
+
+    def standing(self, state: TommyState) -> tuple[bool, int, int | None]:
+        """(won, points, out of) for the ranking: the cards on the foundations, of the cards in play."""
+        r = state.result()
+        return r.won, r.foundation_cards, r.cards_in_play
+
+    def standing_fields(self, points: int, out_of: int | None) -> dict:
+        return {"foundation_cards": points, "cards_in_play": out_of}
+
+    def result_columns(self, state: TommyState) -> tuple[str, str]:
+        """The ranking table's points and win columns."""
+        return f"on foundations (of {state.rules.cards_in_play})", "won"
+
 
 class PokerKind:
     """Poker Patience: moves are ``Placement`` values (``r1c3``); Poker Shuffle names the open card too."""
@@ -128,6 +219,79 @@ class PokerKind:
 
     def moved_card(self, state: PokerState, move: Placement) -> Card | None:
         return state.current
+
+    # -- the panel (assistant.panel) -----------------------------------------------------------------------------
+    def describe(self, state: PokerState, variant: str) -> str:
+        return state.rules.describe()
+
+    def layout(self, state: PokerState, hint=None):
+        """The square (the hint's cell marked while the game goes on), under the card to place."""
+        from assistant.panel.poker_view import poker_panel_layout
+
+        return poker_panel_layout(state, hint)
+
+    def seat_layout(self, state: PokerState):
+        """A contest player's square, under the called card(s) still to place."""
+        from assistant.panel.poker_view import poker_seat_layout
+
+        return poker_seat_layout(state)
+
+    # -- contests (assistant.contest) -----------------------------------------------------------------------------
+    #: Placing the called card ends the turn ("Eine gelegte Karte bleibt, wo sie ist"); once everyone has placed,
+    #: the caller turns the next card when asked, and until then any placement since the call can be taken back.
+    caller_waits = True
+    plays_out = False
+    #: Poker Shuffle: a move may name which open card to place (``Qh r1c3``).
+    move_names_card = True
+    #: Every variant calls the same 25 cards.
+    variant_sets_out = False
+    place_help = "type a cell like r1c3 or 13"
+
+    def caller_order(self, seed: int, variant: str | None = None) -> tuple[list[Card], list[Card]]:
+        return [], deal_order(seed)[:25]
+
+    def cards_per_call(self, state: PokerState, to_call: int) -> int:
+        """One card (Poker Shuffle: all of them at once)."""
+        return to_call if state.rules.shuffle else 1
+
+    def turned_cards(self, state: PokerState) -> list[Card]:
+        return list(state.dealt)
+
+    def actions_since_call(self, state: PokerState, called: int, call_start: int) -> int:
+        """Placements after the ``call_start`` cards called before the latest call (turns are not in the history)."""
+        return len(state.history) - call_start
+
+    def contest_play(self, session, move: str, card=None) -> str:
+        state = session.state
+        cell = parse_cell(str(move))
+        if card is not None and not isinstance(card, Card):
+            card = Card.parse(card)
+        placed = card if card is not None else state.current
+        return f"{placed} to {state.place(cell, card)}"
+
+    def contest_prompt(self, name: str, state: PokerState, all_called: bool) -> str:
+        if len(state.pending) > 1:
+            return f"{name}, card and cell (Qh r1c3; {len(state.pending)} to place)> "
+        return f"{name}, where does {' '.join(str(c) for c in state.pending)} go (r1c3 or 13)> "
+
+    def contest_result(self, state: PokerState) -> str:
+        score = state.score()
+        return f"{score.total} points" + (" (a win)" if score.total >= state.rules.win_threshold else "")
+
+    def compare(self, a: PokerState, b: PokerState) -> int:
+        """004: "Die höchste Summe gewinnt"."""
+        ta, tb = a.score().total, b.score().total
+        return (ta > tb) - (ta < tb)
+
+    def standing(self, state: PokerState) -> tuple[bool, int, int | None]:
+        total = state.score().total
+        return total >= state.rules.win_threshold, total, None
+
+    def standing_fields(self, points: int, out_of: int | None) -> dict:
+        return {"score": points}
+
+    def result_columns(self, state: PokerState) -> tuple[str, str]:
+        return "points", f"win ({state.rules.win_threshold}+)"
 
 
 GAME_KINDS = {"tommy": TommyKind(), "poker": PokerKind()}

@@ -9,25 +9,20 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from assistant.games.tommy import TommyState
 from assistant.panel.cards_text import cards_text
 from assistant.panel.game_panel import hint_parts
-from assistant.panel.poker_view import poker_layout
-from assistant.panel.tommy_view import tommy_layout
 
 
 def game_title(contest) -> str:
-    if contest.game == "tommy":
-        return f"Sir Tommy contest - {contest.variant}"
-    rules = contest.seats[0].state.rules
-    return f"Poker Patience contest - {rules.describe()}"
+    kind = contest.kind
+    return f"{kind.title} contest - {kind.describe(contest.seats[0].state, contest.variant)}"
 
 
 def call_line(contest) -> Text:
     """``call 7 of 52: the caller turns Q♥``, or the state after the last call."""
     if contest.is_over:
         return Text(f"all {len(contest.order)} cards called - the contest is over", style="bold")
-    if contest.all_called and contest.game == "tommy":
+    if contest.all_called and contest.kind.plays_out:
         return Text(f"all {len(contest.order)} cards called: each player plays the game out in turn", style="bold")
     line = Text(f"call {contest.call_number} of {contest.calls_total}: the caller turns ", style="bold")
     return line.append_text(cards_text(contest.last_call()))
@@ -46,13 +41,7 @@ def seat_status(contest, seat) -> Text:
 
 def seat_panel(contest, seat) -> Panel:
     """One player's layout in a frame; bold yellow for the player to act."""
-    st = seat.state
-    if isinstance(st, TommyState):
-        body = tommy_layout(st)
-    else:
-        body = poker_layout(st)
-        if st.current is not None:
-            body = Group(Text("card to place: ").append_text(cards_text(st.pending)), body)
+    body = contest.kind.seat_layout(seat.state)
     is_current = seat is contest.current
     return Panel(
         Group(body, Text(""), seat_status(contest, seat)),
@@ -68,13 +57,9 @@ def standings_table(contest) -> Table:
     table = Table(title=Text("Result" if over else "Standing so far", style="bold"), title_justify="left")
     table.add_column("place", justify="right")
     table.add_column("player")
-    if contest.game == "tommy":
-        out_of = contest.seats[0].state.rules.cards_in_play
-        table.add_column(f"on foundations (of {out_of})", justify="right")
-        table.add_column("won")
-    else:
-        table.add_column("points", justify="right")
-        table.add_column(f"win ({contest.seats[0].state.rules.win_threshold}+)")
+    points, won = contest.kind.result_columns(contest.seats[0].state)
+    table.add_column(points, justify="right")
+    table.add_column(won)
     for s in contest.standings():
         style = "bold green" if s.place == 1 and over else ""
         table.add_row(str(s.place), Text(s.name), str(s.points), "yes" if s.won else "no", style=style)

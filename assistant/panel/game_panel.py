@@ -7,8 +7,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from assistant.panel.poker_view import poker_layout
-from assistant.panel.tommy_view import tommy_layout
 
 
 def hint_table(hint) -> Table:
@@ -32,31 +30,10 @@ def hint_parts(hint) -> list:
     return parts
 
 
-def hinted_cell(hint) -> tuple[int, int] | None:
-    """(row, col) of the best option's Poker cell, read from the option's Placement value."""
-    from assistant.games.poker import Placement
-
-    if hint is None or not hint.options or not hint.options[0].moves:
-        return None
-    try:
-        p = Placement.coerce(hint.options[0].moves[0])
-    except ValueError:
-        return None
-    return p.row, p.col
-
-
 def game_panel(session, hint=None, message: str | None = None, title: str | None = None) -> Panel:
-    state = session.state
-    if session.game == "tommy":
-        layout = tommy_layout(state)
-        name = f"Sir Tommy - {session.variant}"
-    else:
-        cell = None if session.is_over else hinted_cell(hint)
-        layout = poker_layout(state, {cell} if cell else set())
-        name = f"Poker Patience - {state.rules.describe()}"
-        if state.current is not None:
-            layout = Group(Text.assemble("card to place: ", (state.current.pretty, "bold red" if state.current.suit.is_red else "bold")), layout)
-    parts = [layout]
+    kind = session.kind
+    name = f"{kind.title} - {kind.describe(session.state, session.variant)}"
+    parts = [kind.layout(session.state, hint)]
     if hint is not None and hint.options and not session.is_over:
         parts += [Text(""), *hint_parts(hint)]
     if session.is_over:
