@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
+
+import numpy as np
 
 from assistant.cards import Card, CardError
 from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
@@ -55,6 +57,21 @@ def session_copy(session):
     return Session(session.game, session.state.clone(), session.variant, session.seed, None, dict(session.meta))
 
 
+def reusable_previous(previous, motions):
+    """The previous reading cut to the corners where nothing moved since it was read: the reader keeps a corner's
+    name when it looks the same, and a card laid exactly on another one (a 3 played onto a 2) can look the same to
+    that quick test; where something moved, every corner is named afresh."""
+    if previous is None or not hasattr(previous, "detections"):
+        return None
+    if any(m.changed >= WHOLE for m in motions):
+        return None
+    d = previous.detections
+    keep = [i for i in range(len(d)) if all(m.still_at(d.xyxy[i]) for m in motions)]
+    if len(keep) == len(d):
+        return previous
+    return replace(previous, detections=d[np.asarray(keep, dtype=np.int64)])
+
+
 class LiveGame:
     """Follows one game from frames. ``read(image, previous)`` is the card reader (``Detector.detect``);
     ``publish(event_dict)`` receives the events; ``hints`` turns the advisor on."""
@@ -77,6 +94,7 @@ class LiveGame:
         self._lock = threading.Lock()
         self._frame = 0
         self._previous = None
+        self._since_read: list = []  # the motion of every frame since the previous read (this one's included)
         self._pending: list[dict] = []
         self._commands: list[str] = []
         self._fps_t0 = time.perf_counter()
@@ -108,11 +126,13 @@ class LiveGame:
     def process(self, frame_index: int, image) -> None:
         """One frame of the source: the motion gate, and the card reader where the picture is still enough."""
         motion = self.gate.update(image)
+        self._since_read.append(motion)
         read = None
         if motion.changed < READ_BELOW:
             def read():
-                result = self.read(image, self._previous)
+                result = self.read(image, reusable_previous(self._previous, self._since_read))
                 self._previous = result
+                self._since_read = []
                 return result.cards
         self.process_reading(frame_index, motion.changed >= WHOLE, read, motion.changed, motion.still_at)
 

@@ -333,16 +333,26 @@ class TommyFollower:
             top = pile[-1] if pile else None
             if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:
                 return not st.foundation_accepts(f, card)
-        tops = [pile[-1] for pile in st.waste if pile] + list(st.hand)
-        return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in tops)
+        for pile in st.waste:  # a card in the next slot of a pile (closer to it than to the top) was laid on it
+            top = pile[-1] if pile else None
+            if top is None or top in view or top not in self.pos:
+                continue
+            d = self._dist(p, self.pos[top])
+            if d < 0.2 and (self.fan_step is None or d < self._dist(p, self.pos[top] + self.fan_step * self.size)):
+                return True
+        return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in st.hand)
 
     def _inconsistency(self, view: TableView) -> str | None:
         """A card seen where the game cannot have it, for a while: the table differs from the game."""
         st = self.state
         stock = set(st.stock_cards())
         on_table = self._on_table()
+        movable = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile} | set(st.hand)
         for c, s in view.cards.items():
             if c in on_table:
+                long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
+                if c not in movable and long_side < 0.8 * self.size:
+                    continue  # a covered card read by a corner far from it: another card's index misread
                 if c in self.pos and self._dist(s.xy, self.pos[c]) > 1.2:
                     return f"{c} is seen away from its place ({st._where(c)})"
             elif c not in stock:
