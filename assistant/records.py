@@ -101,16 +101,8 @@ def record_finished_game(session, path: Path | None = None) -> bool:
     ValueError when the game is not over yet."""
     if not session.is_over:
         raise ValueError("only finished games are recorded")
-    state = session.state
-    if session.game == "tommy":
-        r = state.result()
-        return record_game("tommy", session.variant, r.won, state.to_dict(), seed=session.seed,
-                           foundation_cards=r.foundation_cards, cards_in_play=r.cards_in_play, path=path)
-    score = state.score()
-    threshold = state.rules.win_threshold
-    variant = state.rules.name or session.variant
-    return record_game("poker", variant, score.total >= threshold, state.to_dict(), seed=session.seed,
-                       score=score.total, threshold=threshold, path=path)
+    return record_game(session.game, state=session.state.to_dict(), seed=session.seed, path=path,
+                       **session.kind.record_fields(session))
 
 
 def load_records(path: Path | None = None) -> list[GameRecord]:

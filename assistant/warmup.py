@@ -86,14 +86,8 @@ KERNEL_FILES = ("advisors/tommy_kernels.py", "advisors/tommy_solver.py", "adviso
 
 def stages_for(session) -> tuple[str, ...]:
     """The stages a hint for this position needs: Poker (or Poker Shuffle's annealer); Sir Tommy's rollouts,
-    and near the end (few unseen cards, or the stock used up) its solver too."""
-    if session.game == "poker":
-        return ("shuffle",) if getattr(session.state.rules, "shuffle", False) else ("poker",)
-    try:
-        near_end = len(session.state.unseen()) <= 12
-    except (AttributeError, TypeError):
-        near_end = True
-    return ("tommy", "tommy-endgame") if near_end else ("tommy",)
+    and near the end (few unseen cards, or the stock used up) its solver too (the kind's ``warmup_stages``)."""
+    return session.kind.warmup_stages(session.state)
 
 
 # ------------------------------------------------------------------------------------------------ first run?

@@ -21,8 +21,10 @@ def add_parser(subparsers) -> None:
 
 
 def summary(records) -> list[dict]:
-    """One group per game and variant, in the order first played, with its figures."""
-    from assistant.records import last_rate, streaks
+    """One group per game and variant, in the order first played, with its figures (each game's own: its kind's
+    ``record_summary``)."""
+    from assistant.games.kinds import GAME_KINDS
+    from assistant.records import streaks
 
     groups: dict[tuple[str, str], list] = {}
     for r in records:
@@ -33,21 +35,14 @@ def summary(records) -> list[dict]:
         s = streaks(won)
         g = {"game": game, "variant": variant, "games": len(rows), "wins": sum(won),
              "win_rate": sum(won) / len(rows), "longest_streak": s.longest_won, "current_streak": s.current}
-        if game == "tommy":
-            for n in (50, 100):
-                w, k = last_rate(won, n)
-                g[f"last_{n}"] = {"wins": w, "games": k, "rate": w / k}
-            g["mean_foundation_cards"] = sum(r.foundation_cards or 0 for r in rows) / len(rows)
-        else:
-            scores = [r.score or 0 for r in rows]
-            g.update(mean_score=sum(scores) / len(scores), best_score=max(scores), last_score=scores[-1],
-                     threshold=rows[-1].threshold, reached=sum(won))
+        g.update(GAME_KINDS[game].record_summary(rows))
         out.append(g)
     return out
 
 
 def text_lines(groups: list[dict], lang: str) -> list[str]:
-    from assistant.coach.i18n import number, percent, tr
+    from assistant.coach.i18n import percent, tr
+    from assistant.games.kinds import GAME_KINDS
 
     if not groups:
         return [tr(lang, "stats.none")]
@@ -60,16 +55,7 @@ def text_lines(groups: list[dict], lang: str) -> list[str]:
         cur = g["current_streak"]
         now = tr(lang, "stats.streak.won" if cur > 0 else "stats.streak.lost", n=abs(cur))
         lines.append(tr(lang, "stats.streaks", best=g["longest_streak"], current=now))
-        if g["game"] == "tommy":
-            for n in (50, 100):
-                x = g[f"last_{n}"]
-                lines.append(tr(lang, "stats.last", n=n, rate=percent(lang, x["rate"]), wins=x["wins"], games=x["games"]))
-            lines.append(tr(lang, "stats.foundation", x=number(lang, g["mean_foundation_cards"])))
-        else:
-            lines.append(tr(lang, "stats.scores", mean=number(lang, g["mean_score"]), best=g["best_score"],
-                            last=g["last_score"]))
-            lines.append(tr(lang, "stats.threshold", threshold=g["threshold"], n=g["reached"], games=g["games"],
-                            rate=percent(lang, g["win_rate"])))
+        lines += GAME_KINDS[g["game"]].summary_lines(lang, g)
     return lines
 
 
@@ -82,23 +68,14 @@ def plot(records, path: str, lang: str) -> None:
     from matplotlib.ticker import MaxNLocator
 
     from assistant.coach.i18n import tr
-    from assistant.records import rolling_rate
+    from assistant.games.kinds import GAME_KINDS
 
-    tommy = [r for r in records if r.game == "tommy"]
-    poker = [r for r in records if r.game == "poker"]
-    panels = [p for p in (tommy, poker) if p] or [[]]
+    by_game = [(kind, [r for r in records if r.game == name]) for name, kind in GAME_KINDS.items()]
+    panels = [(kind, rows) for kind, rows in by_game if rows] or [(None, [])]
     fig, axes = plt.subplots(len(panels), 1, figsize=(8, 3.2 * len(panels)), squeeze=False)
-    for ax, rows in zip(axes[:, 0], panels):
-        if rows and rows[0].game == "tommy":
-            ax.plot(range(1, len(rows) + 1), [100 * x for x in rolling_rate([r.won for r in rows], 50)])
-            ax.set_ylabel(tr(lang, "stats.plot.winrate") + " (%)")
-            ax.set_title(tr(lang, "game.tommy"))
-        elif rows:
-            ax.plot(range(1, len(rows) + 1), [r.score or 0 for r in rows], marker=".")
-            for t in sorted({r.threshold for r in rows if r.threshold}):
-                ax.axhline(t, linestyle="--", linewidth=0.8)
-            ax.set_ylabel(tr(lang, "stats.plot.score"))
-            ax.set_title(tr(lang, "game.poker"))
+    for ax, (kind, rows) in zip(axes[:, 0], panels):
+        if rows:
+            kind.plot_history(ax, rows, lang)
         ax.set_xlabel(tr(lang, "stats.plot.game"))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()

@@ -20,6 +20,17 @@ class TommyKind:
     name = "tommy"
     title = "Sir Tommy"
     move_help = "S>W2 puts the turned card on waste pile 2, W1>F0 plays a waste top up (w2 / f0 for the turned card)"
+    #: The moves named when typed input is not understood (assistant.help_texts).
+    move_examples = "w2 / f0 / W1>F0"
+
+    def play_help(self, shuffle: bool = False) -> str:
+        """The play prompt's help line: piles and foundations, no cells."""
+        return ("type the card you turned (Qh, 10s, T♣) - then where it goes: w2 (waste pile 2) or f0 (foundation 0), "
+                "piles and foundations 0-3; W1>F0 plays the top of waste pile 1 up")
+
+    def is_shuffle(self, state: TommyState) -> bool:
+        """Poker Shuffle only: every card open from the start."""
+        return False
 
     def new_state(self, variant: str | None, seed: int | None) -> tuple[TommyState, str]:
         rules = TommyRules.preset(variant or "standard")
@@ -89,6 +100,55 @@ class TommyKind:
         from assistant.panel.tommy_view import tommy_layout
 
         return tommy_layout(state)
+
+    # -- records, statistics and the warm-up (assistant.records, patience stats, assistant.warmup) -----------------
+    def record_fields(self, session) -> dict:
+        """What ``records.record_game`` keeps of a finished game: the variant, won, the cards on the foundations."""
+        r = session.state.result()
+        return {"variant": session.variant, "won": r.won, "foundation_cards": r.foundation_cards,
+                "cards_in_play": r.cards_in_play}
+
+    def record_summary(self, rows) -> dict:
+        """Figures of a group of recorded games: the win rate over the last 50 and 100 deals (002/003: "Spelers
+        houden soms het winstpercentage bij over 50 tot 100 giften") and the mean cards on the foundations."""
+        from assistant.records import last_rate
+
+        won = [r.won for r in rows]
+        out = {}
+        for n in (50, 100):
+            w, k = last_rate(won, n)
+            out[f"last_{n}"] = {"wins": w, "games": k, "rate": w / k}
+        out["mean_foundation_cards"] = sum(r.foundation_cards or 0 for r in rows) / len(rows)
+        return out
+
+    def summary_lines(self, lang: str, g: dict) -> list[str]:
+        """``record_summary``'s figures as text lines."""
+        from assistant.coach.i18n import number, percent, tr
+
+        lines = []
+        for n in (50, 100):
+            x = g[f"last_{n}"]
+            lines.append(tr(lang, "stats.last", n=n, rate=percent(lang, x["rate"]), wins=x["wins"], games=x["games"]))
+        lines.append(tr(lang, "stats.foundation", x=number(lang, g["mean_foundation_cards"])))
+        return lines
+
+    def plot_history(self, ax, rows, lang: str) -> None:
+        """The win rate over the last 50 deals, game by game, on a matplotlib axis."""
+        from assistant.coach.i18n import tr
+        from assistant.records import rolling_rate
+
+        ax.plot(range(1, len(rows) + 1), [100 * x for x in rolling_rate([r.won for r in rows], 50)])
+        ax.set_ylabel(tr(lang, "stats.plot.winrate") + " (%)")
+        ax.set_title(tr(lang, "game.tommy"))
+
+    def warmup_stages(self, state: TommyState) -> tuple[str, ...]:
+        """The advisor's stages a hint needs: the rollouts, and near the end (few unseen cards, or the stock used
+        up) the solver too."""
+        try:
+            near_end = len(state.unseen()) <= 12
+        except (AttributeError, TypeError):
+            near_end = True
+        return ("tommy", "tommy-endgame") if near_end else ("tommy",)
 
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: A turn is placing the called card(s), then playing waste tops up as the player likes, ended by "done" (002).
@@ -169,6 +229,16 @@ class PokerKind:
     name = "poker"
     title = "Poker Patience"
     move_help = "r1c3 (or 13) puts the card in row 1, column 3"
+    move_examples = "r1c3 or 13"
+
+    def play_help(self, shuffle: bool = False) -> str:
+        """The play prompt's help line: cells, no piles (Poker Shuffle: name the card too)."""
+        if shuffle:
+            return "type the 25 cards you laid out (Qh, 10s, T♣) - then place each: Qh r1c3 (card, then its cell)"
+        return "type the card you turned (Qh, 10s, T♣) - then its cell: r1c3 (row 1, column 3) or 13"
+
+    def is_shuffle(self, state: PokerState) -> bool:
+        return bool(state.rules.shuffle)
 
     def new_state(self, variant: str | None, seed: int | None) -> tuple[PokerState, str]:
         rules = PokerRules.preset(variant or "american")
@@ -235,6 +305,43 @@ class PokerKind:
         from assistant.panel.poker_view import poker_seat_layout
 
         return poker_seat_layout(state)
+
+    # -- records, statistics and the warm-up (assistant.records, patience stats, assistant.warmup) -----------------
+    def record_fields(self, session) -> dict:
+        """The variant as its rules name it, the score, and whether it reached the win mark."""
+        state = session.state
+        score = state.score()
+        threshold = state.rules.win_threshold
+        return {"variant": state.rules.name or session.variant, "won": score.total >= threshold,
+                "score": score.total, "threshold": threshold}
+
+    def record_summary(self, rows) -> dict:
+        """Mean, best and last score, and how often the win mark was reached."""
+        scores = [r.score or 0 for r in rows]
+        return {"mean_score": sum(scores) / len(scores), "best_score": max(scores), "last_score": scores[-1],
+                "threshold": rows[-1].threshold, "reached": sum(r.won for r in rows)}
+
+    def summary_lines(self, lang: str, g: dict) -> list[str]:
+        from assistant.coach.i18n import number, percent, tr
+
+        return [tr(lang, "stats.scores", mean=number(lang, g["mean_score"]), best=g["best_score"],
+                   last=g["last_score"]),
+                tr(lang, "stats.threshold", threshold=g["threshold"], n=g["reached"], games=g["games"],
+                   rate=percent(lang, g["win_rate"]))]
+
+    def plot_history(self, ax, rows, lang: str) -> None:
+        """The scores, game by game, with the win marks as dashed lines."""
+        from assistant.coach.i18n import tr
+
+        ax.plot(range(1, len(rows) + 1), [r.score or 0 for r in rows], marker=".")
+        for t in sorted({r.threshold for r in rows if r.threshold}):
+            ax.axhline(t, linestyle="--", linewidth=0.8)
+        ax.set_ylabel(tr(lang, "stats.plot.score"))
+        ax.set_title(tr(lang, "game.poker"))
+
+    def warmup_stages(self, state: PokerState) -> tuple[str, ...]:
+        """The advisor's stages a hint needs: Poker Shuffle's annealer, else the Poker advisor."""
+        return ("shuffle",) if state.rules.shuffle else ("poker",)
 
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: Placing the called card ends the turn ("Eine gelegte Karte bleibt, wo sie ist"); once everyone has placed,
