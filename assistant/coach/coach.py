@@ -5,6 +5,8 @@
 says why with the advisor's numbers (win chance for Sir Tommy, expected points for Poker) of the best option that
 follows the tip. ``move_cost(session, hint, played, lang)`` says what a different move cost, from the same hint.
 Both read only the hint and the position: no simulation of their own, so they cost nothing on top of the hint.
+Each game's own part (``tommy_notes`` / ``poker_notes``, ``tommy_move_cost`` / ``poker_move_cost``) is reached
+through the game's kind (``assistant.games.kinds``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from assistant.coach import tips_poker, tips_tommy
 from assistant.coach.i18n import card_text, check_lang, number, percent, tr
 from assistant.coach.tips import Pile, Verdict, localize
+from assistant.games.kinds import GAME_KINDS
 
 MAX_FOLLOWS = 1
 MAX_ALT = 1
@@ -103,19 +106,26 @@ def coach_notes(session, hint, lang: str | None = None) -> list[str]:
     if hint is None or not getattr(hint, "options", None):
         return []
     lang = check_lang(lang)
-    state = session.state
     try:
-        if session.game == "tommy":
-            if len(state.hand) != 1 or not option_moves(hint.options[0])[0].startswith("S"):
-                return []
-            return _notes(lang, hint, state, tips_tommy.judge_decision, tips_tommy.raw_verdicts,
-                          lambda mv: tips_tommy.as_moves(mv), tommy_move_text, _first_of)
-        if state.rules.shuffle or state.current is None:
-            return []
-        return _notes(lang, hint, state, tips_poker.judge_placement, tips_poker.raw_verdicts,
-                      lambda mv: mv[-1].split()[-1], poker_move_text, lambda mv: mv[-1])
+        return session.kind.coach_notes(lang, hint, session.state)
     except ValueError:  # a hint that no longer matches the position: say nothing rather than something wrong
         return []
+
+
+def tommy_notes(lang: str, hint, state) -> list[str]:
+    """Sir Tommy: the tips behind placing the one turned card (none for four at a time or an endgame line)."""
+    if len(state.hand) != 1 or not option_moves(hint.options[0])[0].startswith("S"):
+        return []
+    return _notes(lang, hint, state, tips_tommy.judge_decision, tips_tommy.raw_verdicts,
+                  lambda mv: tips_tommy.as_moves(mv), tommy_move_text, _first_of)
+
+
+def poker_notes(lang: str, hint, state) -> list[str]:
+    """Poker: the tips behind placing the card to place (none in Poker Shuffle)."""
+    if state.rules.shuffle or state.current is None:
+        return []
+    return _notes(lang, hint, state, tips_poker.judge_placement, tips_poker.raw_verdicts,
+                  lambda mv: mv[-1].split()[-1], poker_move_text, lambda mv: mv[-1])
 
 
 def _first_of(moves: tuple[str, ...]) -> str:
@@ -179,30 +189,39 @@ def move_cost(session_before, hint, played_move, lang: str | None = None) -> str
     if hint is None or not getattr(hint, "options", None):
         return None
     lang = check_lang(lang)
-    state = session_before.state
+    return session_before.kind.move_cost(lang, hint, session_before.state, played_move)
+
+
+def tommy_move_cost(lang: str, hint, state, played_move) -> str | None:
+    """Sir Tommy: the played decision against the hint's best, in win chance (and cards up)."""
     opts = list(hint.options)
     best = opts[0]
-    if session_before.game == "tommy":
-        try:
-            played = tuple(str(m) for m in tips_tommy.as_moves(played_move))
-        except ValueError:
-            return None
-        exact = next((o for o in opts if option_moves(o) == played), None)
-        same_place = [o for o in opts if option_moves(o)[0] == played[0]]
-        mine = exact or (same_place[0] if same_place else None)
-        if mine is None or mine is best:
-            return None
-        b, p = option_value(hint, best), option_value(hint, mine)
-        if b.win is None or p.win is None:
-            return None
-        best_text = tommy_move_text(lang, state, option_moves(best))
-        played_text = tommy_move_text(lang, state, option_moves(mine) if exact is None else played)
-        if b.win - p.win >= MIN_WIN_COST or (b.cards is not None and p.cards is not None
-                                             and b.cards - p.cards >= MIN_CARD_COST):
-            from assistant.coach.review import tommy_cost_text
-
-            return tommy_cost_text(lang, played_text, best_text, b.win, p.win, b.cards or 0.0, p.cards or 0.0)
+    try:
+        played = tuple(str(m) for m in tips_tommy.as_moves(played_move))
+    except ValueError:
         return None
+    exact = next((o for o in opts if option_moves(o) == played), None)
+    same_place = [o for o in opts if option_moves(o)[0] == played[0]]
+    mine = exact or (same_place[0] if same_place else None)
+    if mine is None or mine is best:
+        return None
+    b, p = option_value(hint, best), option_value(hint, mine)
+    if b.win is None or p.win is None:
+        return None
+    best_text = tommy_move_text(lang, state, option_moves(best))
+    played_text = tommy_move_text(lang, state, option_moves(mine) if exact is None else played)
+    if b.win - p.win >= MIN_WIN_COST or (b.cards is not None and p.cards is not None
+                                         and b.cards - p.cards >= MIN_CARD_COST):
+        from assistant.coach.review import tommy_cost_text
+
+        return tommy_cost_text(lang, played_text, best_text, b.win, p.win, b.cards or 0.0, p.cards or 0.0)
+    return None
+
+
+def poker_move_cost(lang: str, hint, state, played_move) -> str | None:
+    """Poker: the played cell against the hint's best, in expected points."""
+    opts = list(hint.options)
+    best = opts[0]
     cell = str(played_move).split()[-1].lower()
     mine = next((o for o in opts if option_moves(o)[-1].split()[-1].lower() == cell), None)
     if mine is None or mine is best:
@@ -232,18 +251,14 @@ def tip_value_text(lang: str, tip, scoring: str = "american") -> str:
     """What the benchmark measured for ``tip`` ("" when not measured). Sir Tommy: with the advisor's simple rule
     breaking the tips' ties where measured (the tips alone, ties at random, win almost nothing), else alone."""
     values = _tip_values()
-    if tip.game == "tommy":
-        key = "tommy_rule" if "tommy_rule" in values else "tommy"
-    else:
-        key = f"poker_{scoring}"
+    kind = GAME_KINDS[tip.game]
+    keys = kind.tip_value_keys(scoring)
+    key = next((k for k in keys if k in values), keys[-1])
     entry = values.get(key, {})
     mine = entry.get("tips", {}).get(tip.name, {})
     if not {"alone", "without"} <= set(mine) or "all" not in entry:
         return ""
-    if tip.game == "tommy":
-        fmt = lambda x: percent(lang, x)  # noqa: E731
-    else:
-        fmt = lambda x: number(lang, x)  # noqa: E731
+    fmt = lambda x: kind.measure_text(lang, x)  # noqa: E731
     message = {"tommy_rule": "coach.tip-value.tommy-rule", "tommy": "coach.tip-value.tommy"}.get(key, "coach.tip-value.poker")
     return tr(lang, message, deals=entry.get("deals", 0), alone=fmt(mine["alone"]), all=fmt(entry["all"]),
               without=fmt(mine["without"]), none=fmt(entry.get("none", 0.0)))

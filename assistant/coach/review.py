@@ -187,7 +187,7 @@ def review_tommy(data: dict, lang: str, samples: int = TOMMY_SAMPLES, top: int =
     title = tr(lang, "review.title.tommy", variant=rules.name, result=result)
     review = Review("tommy", rules.name, lang, title, len(decisions), samples, found[:top])
     review.solver = _tommy_solver(data["state"], final, decisions, solver_nodes, lang)
-    review.lines = _lines(review, lang, "tommy")
+    review.lines = _lines(review, lang, percent(lang, MIN_SCORE_COST))
     return review
 
 
@@ -344,7 +344,7 @@ def review_poker(data: dict, lang: str, samples: int = POKER_SAMPLES, top: int =
     review = Review("poker", variant, lang, title, len(decisions), samples, found[:top])
     if final.is_terminal():
         review.solver = _poker_arrangement(final, score, lang)
-    review.lines = _lines(review, lang, "poker")
+    review.lines = _lines(review, lang, tr(lang, "value.points", x=number(lang, MIN_POINT_COST)))
     return review
 
 
@@ -363,7 +363,8 @@ def _poker_arrangement(final, score: int, lang: str) -> dict:
 # -- both --------------------------------------------------------------------------------------------------
 
 
-def _lines(review: Review, lang: str, game: str) -> list[str]:
+def _lines(review: Review, lang: str, threshold: str) -> list[str]:
+    """The review as text lines; ``threshold``: the least cost reported, in the game's measure."""
     lines = [review.title, tr(lang, "review.decisions", n=review.decisions, k=review.samples)]
     if review.mistakes:
         lines.append(tr(lang, "review.costliest"))
@@ -372,8 +373,6 @@ def _lines(review: Review, lang: str, game: str) -> list[str]:
             if m.tip_text:
                 lines.append("   " + m.tip_text)
     else:
-        threshold = (percent(lang, MIN_SCORE_COST) if game == "tommy"
-                     else tr(lang, "value.points", x=number(lang, MIN_POINT_COST)))
         lines.append(tr(lang, "review.none", threshold=threshold))
     if review.solver:
         lines.append(review.solver["text"])  # Sir Tommy: the solver; Poker: the best arrangement
@@ -386,6 +385,6 @@ def _lines(review: Review, lang: str, game: str) -> list[str]:
 def review_save(data: dict, lang: str, samples: int | None = None, top: int = TOP,
                 solver_nodes: int = SOLVER_NODES) -> Review:
     """Review a save (``{"format", "game", "state", "meta"}`` as ``assistant.saves.read_save`` returns it)."""
-    if data["game"] == "tommy":
-        return review_tommy(data, lang, samples or TOMMY_SAMPLES, top, solver_nodes)
-    return review_poker(data, lang, samples or POKER_SAMPLES, top)
+    from assistant.games.kinds import game_kind
+
+    return game_kind(data["game"]).review(data, lang, samples, top, solver_nodes)

@@ -150,6 +150,36 @@ class TommyKind:
             near_end = True
         return ("tommy", "tommy-endgame") if near_end else ("tommy",)
 
+    # -- the coach (assistant.coach) ------------------------------------------------------------------------------
+    def coach_notes(self, lang: str, hint, state: TommyState) -> list[str]:
+        """The tips behind the hint's move (``coach.coach_notes``)."""
+        from assistant.coach.coach import tommy_notes
+
+        return tommy_notes(lang, hint, state)
+
+    def move_cost(self, lang: str, hint, state: TommyState, played) -> str | None:
+        """What a move other than the hint's cost, in win chance (``coach.move_cost``)."""
+        from assistant.coach.coach import tommy_move_cost
+
+        return tommy_move_cost(lang, hint, state, played)
+
+    def review(self, data: dict, lang: str, samples: int | None, top: int, solver_nodes: int):
+        """A saved game, decision by decision, and whether the deal was winnable (``coach.review.review_save``)."""
+        from assistant.coach.review import TOMMY_SAMPLES, review_tommy
+
+        return review_tommy(data, lang, samples or TOMMY_SAMPLES, top, solver_nodes)
+
+    def tip_value_keys(self, scoring: str) -> tuple[str, ...]:
+        """The tips' measured values in ``coach/tip_values.json``: with the advisor's rule breaking ties where
+        measured, else the tips alone."""
+        return ("tommy_rule", "tommy")
+
+    def measure_text(self, lang: str, x: float) -> str:
+        """A measured value: a win rate."""
+        from assistant.coach.i18n import percent
+
+        return percent(lang, x)
+
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: A turn is placing the called card(s), then playing waste tops up as the player likes, ended by "done" (002).
     caller_waits = False
@@ -342,6 +372,33 @@ class PokerKind:
     def warmup_stages(self, state: PokerState) -> tuple[str, ...]:
         """The advisor's stages a hint needs: Poker Shuffle's annealer, else the Poker advisor."""
         return ("shuffle",) if state.rules.shuffle else ("poker",)
+
+    # -- the coach (assistant.coach) ------------------------------------------------------------------------------
+    def coach_notes(self, lang: str, hint, state: PokerState) -> list[str]:
+        from assistant.coach.coach import poker_notes
+
+        return poker_notes(lang, hint, state)
+
+    def move_cost(self, lang: str, hint, state: PokerState, played) -> str | None:
+        """What a cell other than the hint's cost, in expected points."""
+        from assistant.coach.coach import poker_move_cost
+
+        return poker_move_cost(lang, hint, state, played)
+
+    def review(self, data: dict, lang: str, samples: int | None, top: int, solver_nodes: int):
+        """A saved game, placement by placement, and the best arrangement of its 25 cards."""
+        from assistant.coach.review import POKER_SAMPLES, review_poker
+
+        return review_poker(data, lang, samples or POKER_SAMPLES, top)
+
+    def tip_value_keys(self, scoring: str) -> tuple[str, ...]:
+        return (f"poker_{scoring}",)
+
+    def measure_text(self, lang: str, x: float) -> str:
+        """A measured value: mean points."""
+        from assistant.coach.i18n import number
+
+        return number(lang, x)
 
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: Placing the called card ends the turn ("Eine gelegte Karte bleibt, wo sie ist"); once everyone has placed,
