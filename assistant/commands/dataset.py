@@ -215,8 +215,8 @@ def _video(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from assistant.benchmarks.video_games import play_poker, play_tommy
     from assistant.cli import UserError
+    from assistant.games.kinds import GAME_KINDS
     from vision.training import artwork
     from vision.training.game_video import VideoOptions, deck_faces, procedural_faces, render_game
 
@@ -227,11 +227,9 @@ def _video(args: argparse.Namespace) -> int:
         raise UserError(f"--size {args.size!r}: write WIDTHxHEIGHT, e.g. 1280x720") from None
     if args.fps <= 0 or args.speed <= 0:
         raise UserError("--fps and --speed must be positive")
+    kind = GAME_KINDS[args.game]
     try:
-        if args.game == "tommy":
-            script = play_tommy(args.seed, args.turns, args.variant or "standard")
-        else:
-            script = play_poker(args.seed, args.cards, args.variant or "american")
+        script = kind.video_script(args.seed, args.variant, turns=args.turns, cards=args.cards)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     if args.procedural:
@@ -257,8 +255,8 @@ def _video(args: argparse.Namespace) -> int:
         options.noise, options.jpeg, options.shake, options.light = (0.0, 0.0), (88, 92), 0.0, 0.0
     if args.quick:
         options.two_step, options.hand_passes, options.still = 0.3, 0.05, (0.4, 0.9)
-    if args.game == "poker":
-        options.card_height = (0.13, 0.15)
+    if kind.video_card_height:
+        options.card_height = kind.video_card_height
     if args.card_height:
         try:
             lo, hi = (float(v) for v in args.card_height.split(","))

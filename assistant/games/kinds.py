@@ -180,6 +180,17 @@ class TommyKind:
 
         return percent(lang, x)
 
+    # -- game videos (patience dataset video) ---------------------------------------------------------------------
+    #: The cards' height in the frame (fraction of its height); None: the renderer's default.
+    video_card_height = None
+
+    def video_script(self, seed: int, variant: str | None, *, turns: int | None = None, cards: int = 25) -> dict:
+        """A seeded game by a fallible player, for ``vision.training.game_video``: stopped after ``turns`` turned
+        cards (None: the whole game)."""
+        from assistant.benchmarks.video_games import play_tommy
+
+        return play_tommy(seed, turns, variant or "standard")
+
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: A turn is placing the called card(s), then playing waste tops up as the player likes, ended by "done" (002).
     caller_waits = False
@@ -399,6 +410,16 @@ class PokerKind:
         from assistant.coach.i18n import number
 
         return number(lang, x)
+
+    # -- game videos (patience dataset video) ---------------------------------------------------------------------
+    #: Smaller cards, so that the whole square fits in the frame.
+    video_card_height = (0.13, 0.15)
+
+    def video_script(self, seed: int, variant: str | None, *, turns: int | None = None, cards: int = 25) -> dict:
+        """The caller's first ``cards`` cards placed by a fallible player."""
+        from assistant.benchmarks.video_games import play_poker
+
+        return play_poker(seed, cards, variant or "american")
 
     # -- contests (assistant.contest) -----------------------------------------------------------------------------
     #: Placing the called card ends the turn ("Eine gelegte Karte bleibt, wo sie ist"); once everyone has placed,
