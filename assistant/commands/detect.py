@@ -15,6 +15,11 @@ images are still processed, and the exit code is 2 if any failed.
 ``--model DIR`` picks the model folder (``detector.onnx``, ``classifier.onnx``, optional ``vision.json``); the
 default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from.
 
+``--table`` groups the cards into piles, each from its bottom card to its top (a fanned pile or hand shows the
+corner of each covered card): the basis for taking over a game in progress. ``--json`` then adds
+``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
+pile was seen whole, and the order of its corners is a guess).
+
 ``--draw DIR`` also writes each image with its boxes and card names drawn (``DIR/<name>.detect.jpg``).
 
 ``--bench`` times recognition instead (median and p95 ms per frame, frames resized to 640x480 unless
@@ -56,6 +61,8 @@ def add_parser(subparsers) -> None:
                         help="ONNX Runtime threads per model (default: 2, or 1 on a one-core machine)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
+    parser.add_argument("--table", action="store_true",
+                        help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
     parser.add_argument("--bench", action="store_true", help="time recognition per frame (median, p95) and exit")
     parser.add_argument("--bench-size", default="640x480", metavar="WxH",
@@ -157,8 +164,16 @@ def run(args) -> int:
             result = detector.detect(image, progress=progress)
         if args.draw:
             _write_drawing(args.draw, path, image, result)
+        piles = None
+        if args.table:
+            from vision.piles import group_piles
+
+            piles = group_piles(result.cards)
         if args.json:
-            print(json.dumps({"image": str(path), **result.to_json()}), flush=True)
+            extra = {"piles": [p.to_json() for p in piles]} if piles is not None else {}
+            print(json.dumps({"image": str(path), **result.to_json(), **extra}), flush=True)
+        elif piles is not None:
+            console.print(render_piles(str(path), result, piles))
         else:
             console.print(render_result(str(path), result))
     return 2 if failed else 0
@@ -244,6 +259,26 @@ def render_result(title: str, result):
                       ", ".join(f"{v:.0f}" for v in c.box))
     if not result.cards:
         table.add_row(Text("no cards found", style="dim"), "", "", "")
+    return table
+
+
+def render_piles(title: str, result, piles):
+    """A rich table of the piles found in one image, each from its bottom card to its top."""
+    from rich.table import Table
+    from rich.text import Text
+
+    h, w = result.image_hw
+    table = Table(title=f"{title}  ({w}x{h}, {len(result.cards)} cards in {len(piles)} piles)", title_justify="left")
+    table.add_column("pile", justify="right")
+    table.add_column("bottom -> top")
+    table.add_column("top card seen whole")
+    for k, pile in enumerate(piles, 1):
+        names = Text()
+        for c in pile.cards:
+            names.append(f"{c.card} ", style="bold red" if c.card[-1] in "hd" else "bold")
+        table.add_row(str(k), names, "yes" if pile.top_known else "no (order guessed)")
+    if not piles:
+        table.add_row("", Text("no cards found", style="dim"), "")
     return table
 
 
