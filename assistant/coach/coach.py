@@ -107,7 +107,7 @@ def coach_notes(session, hint, lang: str | None = None) -> list[str]:
         return []
     lang = check_lang(lang)
     try:
-        return session.kind.coach_notes(lang, hint, session.state)
+        return GAME_KINDS[session.game].coach_notes(lang, hint, session.state)
     except ValueError:  # a hint that no longer matches the position: say nothing rather than something wrong
         return []
 
@@ -183,13 +183,14 @@ def _why_break(lang, hint, state, v: Verdict, opts, best_text, raw, as_move, mov
 def move_cost(session_before, hint, played_move, lang: str | None = None) -> str | None:
     """What ``played_move`` cost against the hint's best option, or None when it is the hint's move (or as good).
 
-    ``session_before``: the session *before* the move was applied (its state still holds the turned card);
+    ``session_before``: the session *before* the move was applied, or anything with its ``game`` and ``state`` (the
+    state still holds the turned card);
     ``played_move``: Sir Tommy ``"S>W2"`` (or the whole decision ``"S>W2 W1>F0"``, a Move, a tuple of Moves),
     Poker ``"r1c3"`` or a Placement."""
     if hint is None or not getattr(hint, "options", None):
         return None
     lang = check_lang(lang)
-    return session_before.kind.move_cost(lang, hint, session_before.state, played_move)
+    return GAME_KINDS[session_before.game].move_cost(lang, hint, session_before.state, played_move)
 
 
 def tommy_move_cost(lang: str, hint, state, played_move) -> str | None:

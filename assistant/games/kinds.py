@@ -2,8 +2,11 @@
 on a name.
 
 ``GAME_KINDS["tommy"]`` and ``GAME_KINDS["poker"]`` make states, read moves, apply them and describe results, and
-hold what else differs between the games (how a contest takes turns, ...): each game's specifics are in its class
-here. The rules themselves stay in the engines (``tommy.py``, ``poker.py``).
+hold everything else that differs between the games, so each game's specifics are in its class here, in the same
+order in both: help lines; states and moves; the panel; records, statistics and the warm-up; the coach; game
+videos; contests. Longer parts (rendering, the coach's judgement, the review) stay in their own modules and are
+reached through the kind's methods. The rules themselves stay in the engines (``tommy.py``, ``poker.py``).
+Callers ask ``session.kind`` (or ``GAME_KINDS[game]`` for a name read from a file) instead of comparing names.
 """
 
 from __future__ import annotations
