@@ -73,12 +73,7 @@ def run_videos(args) -> int:
 def _checked(session, truth: dict) -> str:
     """The result line, and whether it is the one the video shows."""
     want = truth["result"]
-    if session.game == "poker":
-        got = [[str(c) if c is not None else None for c in row] for row in session.state.grid]
-        same = got == want["rows"] and session.state.score("american").total == want["american"]
-    else:
-        r = session.state.result()
-        same = bool(r.won) == bool(want["won"]) and r.foundation_cards == want["foundation_cards"]
+    same = all(want.get(k) == v for k, v in session.result_json().items())
     verdict = "[green]as in the video[/]" if same else "[red]the video shows another result[/]"
     return f"[bold]{session.result_line()}[/] - {verdict}"
 

@@ -219,9 +219,7 @@ def _is_card(text: str) -> bool:
 
 
 def _hand_text(session) -> str:
-    st = session.state
-    cards = st.hand if session.game == "tommy" else st.pending
-    return " ".join(str(c) for c in cards)
+    return " ".join(str(c) for c in session.hand)
 
 
 def _hint(session, budget_ms: float):

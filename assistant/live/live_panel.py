@@ -29,7 +29,7 @@ def live_panel(game, source_text: str = ""):
     recent = [e for e in published.events if e.get("event") in ("card", "move", "warning")][-3:]
     for e in recent:
         lines.append(Text(_describe(e), style="dim"))
-    score_key = "s Enter score the grid as a photo - " if game.session.game == "poker" else ""
+    score_key = "s Enter score the grid as a photo - " if game.follower.scores_photo else ""
     lines.append(Text("keys: u Enter undo - r Qh Enter rename the last card - l Enter learn the layout again - "
                       f"{score_key}q Enter quit (saved)", style="dim"))
     return Group(game_panel(snapshot, hint=hint), *lines)

@@ -241,11 +241,7 @@ class LiveGame:
         self._submit(frame, events, want_hint=position is not None, hint_position=position)
 
     def result_json(self) -> dict:
-        if self.session.game == "poker":
-            st = self.session.state
-            return {"rows": self.follower.rows_as_seen(), "american": st.score("american").total,
-                    "english": st.score("english").total}
-        return self.session.result_json()
+        return self.follower.result_json()
 
     def _submit(self, frame: int, events: list[dict], want_hint: bool, hint_position=None) -> None:
         position = hint_position if hint_position is not None else (session_copy(self.session) if want_hint else None)
@@ -330,10 +326,10 @@ class LiveGame:
                 self.follower.relearn()
                 self._after_correction()
             return out.message
-        if low in ("s", "score") and self.session.game == "poker":
+        if low in ("s", "score") and self.follower.scores_photo:
             return self.score_table()
         return ("commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
-                + (", s (score the grid on the table as a photo)" if self.session.game == "poker" else ""))
+                + (", s (score the grid on the table as a photo)" if self.follower.scores_photo else ""))
 
     def score_table(self) -> str:
         """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""

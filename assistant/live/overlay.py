@@ -29,19 +29,10 @@ def draw_overlay(image: np.ndarray, game) -> np.ndarray:
 
 def hinted_position(game):
     """Where the best option of the current hint puts its card on the image, if that place is known."""
-    from assistant.games.poker import Placement
-    from assistant.games.tommy import Move
-
     hint = game.published.hint
     if hint is None or not hint.options:
         return None
-    first = hint.options[0].moves[0]
-    follower = game.follower
     try:
-        if game.session.game == "poker":
-            move = first if isinstance(first, Placement) else Placement.parse(str(first).split()[-1])
-            return follower.cell_position(move)
-        move = first if isinstance(first, Move) else Move.parse(str(first))
-        return follower.place_position(move)
+        return game.follower.hinted_position(hint.options[0].moves[0])
     except ValueError:
         return None

@@ -297,6 +297,18 @@ class PokerFollower:
         """The problem being reported now (for the panel), or None."""
         return self._problems.reported
 
+    scores_photo = True  # the s key scores the grid on the table as a photo
+
+    def result_json(self) -> dict:
+        """The result as the player sees it: rows top to bottom as they lie on the table."""
+        st = self.session.state
+        return {"rows": self.rows_as_seen(), "american": st.score("american").total,
+                "english": st.score("english").total}
+
+    def hinted_position(self, move) -> np.ndarray | None:
+        """Where a hinted placement (a value or its text) puts its card on the image, if the cell is known."""
+        return self.cell_position(move if isinstance(move, Placement) else Placement.parse(str(move).split()[-1]))
+
     def rows_as_seen(self) -> list[list[str | None]]:
         """The grid as the camera sees it, top row first (the engine's cells are the physical ones)."""
         return [[str(c) if c is not None else None for c in row] for row in self.state.grid]

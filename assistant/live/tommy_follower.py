@@ -371,7 +371,16 @@ class TommyFollower:
         """Distance in card sizes."""
         return float(np.hypot(*(np.asarray(a) - np.asarray(b)))) / self.size
 
-    # -- for the overlay ---------------------------------------------------------------------------------------
+    # -- for the loop and the overlay ---------------------------------------------------------------------------
+    scores_photo = False  # no photo scoring key: that is Poker's
+
+    def result_json(self) -> dict:
+        return self.session.result_json()
+
+    def hinted_position(self, move) -> np.ndarray | None:
+        """Where a hinted move (a value or its text) puts its card on the image, if the place is known."""
+        return self.place_position(move if isinstance(move, Move) else Move.parse(str(move)))
+
     def place_position(self, move: Move) -> np.ndarray | None:
         """Where ``move`` would put its card on the image (for highlighting a hint), if the place is known."""
         st = self.state
