@@ -318,3 +318,18 @@ def test_a_run_in_pieces_plays_the_games_of_one_whole_run():
     piece = make_tasks(args(3, 2), "standard")
     assert piece == whole[3:5]
     assert whole[0]["deck"] == deal_order(101 * 1_000_003) and whole[4]["advisor_seed"] == 7 * 1_000_003 + 4
+
+
+def test_options_dropped_near_the_leader_are_searched_deeper_too(monkeypatch):
+    # TWO_LEVEL_DELTA: options the flat rollouts dropped within that score of the leader go to the two-level
+    # search as well (at most TWO_LEVEL_TOP of them); with a delta that takes every option, the TOP best are.
+    from assistant.advisors import tommy_advisor as A
+
+    monkeypatch.setattr(A, "TWO_LEVEL", True)
+    monkeypatch.setattr(A, "TWO_LEVEL_DELTA", 10.0)
+    state = _state("As 2s | - | - | -", "9c | Kd 8d | Qh 5c | -", "7h")
+    a = advise(state, make_rng(2), 60.0)
+    flat = [o for o in a.options if o.score == pytest.approx(o.win_prob + FOUND_WEIGHT * o.expected_foundation / 52)]
+    deep = [o for o in a.options if o not in flat]
+    assert len(deep) == min(A.TWO_LEVEL_TOP, len(a.options)) and not any(o.dropped for o in deep)
+    assert a.options[: len(deep)] == tuple(deep)

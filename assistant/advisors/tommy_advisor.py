@@ -81,6 +81,7 @@ TWO_LEVEL = False  # off until measured (docs/BENCHMARKS.md, "Sir Tommy advisor"
 FLAT_SHARE = 0.3
 TWO_LEVEL_TOP = 3
 TWO_LEVEL_MIN = 4
+TWO_LEVEL_DELTA = 0.0  # > 0: options dropped within this flat score of the leader are searched too (see _two_level)
 
 
 class UnsupportedVariant(ValueError):
@@ -495,7 +496,7 @@ def advise(
             if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
                 break
         found = found[:, :n]
-        if two and int(alive.sum()) >= 2:
+        if two:
             two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
                                    full_budget - steps)
 
@@ -561,19 +562,26 @@ def _endgame(cp, cph, cfh, cfs, cards, known: bool, P, NR, W, target,
 
 
 def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
-    """The TWO_LEVEL_TOP options still in the race with the best flat scores, valued one ply deeper with at most
-    ``steps_left`` rollout steps (``tommy_kernels.two_level``): {option index: value}, empty if the budget left
-    gives fewer than TWO_LEVEL_MIN samples per unseen card."""
-    idx = np.flatnonzero(alive)
-    f = found[idx].astype(np.float64)
-    flat = ((f == target) + FOUND_WEIGHT * f / target).mean(axis=1)
-    sel = idx[np.argsort(-flat, kind="stable")[:TWO_LEVEL_TOP]].astype(np.int64)
+    """The TWO_LEVEL_TOP best options by flat score among those still in the race and those dropped within
+    TWO_LEVEL_DELTA of the leader's flat score, valued one ply deeper with at most ``steps_left`` rollout steps
+    (``tommy_kernels.two_level``) when there are two or more: {option index: value}; they are marked alive
+    again.  Empty if fewer than two, or if the budget left gives fewer than TWO_LEVEL_MIN samples per unseen card."""
+    f = found.astype(np.float64)
+    valid = found >= 0
+    per = np.where(valid, (f == target) + FOUND_WEIGHT * f / target, 0.0)
+    flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
+    lead = flat[alive].max() if alive.any() else flat.max()
+    cand = np.flatnonzero(alive | (flat >= lead - TWO_LEVEL_DELTA)) if TWO_LEVEL_DELTA > 0 else np.flatnonzero(alive)
+    if len(cand) < 2:
+        return {}
+    sel = cand[np.argsort(-flat[cand], kind="stable")[:TWO_LEVEL_TOP]].astype(np.int64)
     out = np.zeros(len(sel), np.float64)
     unit = K.two_level(cp, cph, cfh, cfs, sel, cards, 0, seed, P, NR, W, out)
     per_card = int(steps_left // max(1, unit))
     if per_card < TWO_LEVEL_MIN:
         return {}
     K.two_level(cp, cph, cfh, cfs, sel, cards, per_card, seed + 15485863, P, NR, W, out)
+    alive[sel] = True
     return {int(k): float(v) for k, v in zip(sel, out)}
 
 
