@@ -103,6 +103,8 @@ def test_the_demo_plays_both_games_to_the_end():
     assert out.returncode == 0, out.stderr
     assert "Sir Tommy (standard):" in out.stdout and "of 52 cards on the foundations" in out.stdout
     assert "Poker Patience (american scoring, win at 200):" in out.stdout and "points" in out.stdout
+    # both videos are followed to the result they show (the camera pipeline, not the advisors, decides this)
+    assert out.stdout.count("as in the video") == 2, out.stdout[-2000:]
 
 
 def test_the_same_poker_position_gets_the_same_hint_even_on_a_busy_machine(monkeypatch):
