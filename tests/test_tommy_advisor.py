@@ -244,8 +244,8 @@ def _late_position(seed: int, unseen: int):
             state.apply(m)
 
 
-@pytest.mark.parametrize("seed", [3, 8])
-def test_two_level_values_are_the_expectimax_over_the_next_card(seed):
+@pytest.mark.parametrize("seed, per_card", [(3, 6), (8, 6), (3, 1)])
+def test_two_level_values_are_the_expectimax_over_the_next_card(seed, per_card):
     # With two unseen cards the next card is one of them (1/2 each) and the last card is then known, so every
     # sample of a (next card, placement) is the same play-out and the two-level value is exact: the mean over
     # the next card of the best placement's score (win + foundation cards / 52), computed here by brute force.
@@ -261,7 +261,7 @@ def test_two_level_values_are_the_expectimax_over_the_next_card(seed):
     cp, cph, cfh, cfs = A._pack([q for _, q in opts])
     sel = np.arange(len(opts), dtype=np.int64)
     out = np.zeros(len(opts))
-    steps = K.two_level(cp, cph, cfh, cfs, sel, pool, 6, 1, P, NR, W, out)
+    steps = K.two_level(cp, cph, cfh, cfs, sel, pool, per_card, 1, P, NR, W, out)  # 1: one order per card
     assert steps > 0
 
     def value(k):

@@ -469,6 +469,13 @@ def two_level(cpiles, cph, cfh, cfs, sel, unseen, per_card, seed, P, NR, W, out_
         n_odd = n_s // 2
         n_even = n_s - n_odd
         for a in range(A):
+            if n_odd == 0:  # one sample: its best placement
+                v = -1.0
+                for b in range(nb[a]):
+                    if acc[0, a, b] > v:
+                        v = acc[0, a, b]
+                out_value[a] += (cnt / U) * v
+                continue
             v = 0.0
             for h in range(2):
                 b_best = 0
