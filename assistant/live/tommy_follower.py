@@ -36,6 +36,7 @@ MOVED = 0.5  # a known card seen this far from where it lay has moved
 FREE = 0.6  # a new place is at least this far from every card on the table (neighbouring piles: ~0.75)
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
+OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,11 @@ class TommyFollower:
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c)]
-        new = [c for c in new if not self._misread_of_hidden(c, view[c].xy, view)]
+        new = [c for c in new if not self._misread_of_hidden(c, self._xy(view, c), view)]
         for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
             if h not in view or not self._whole(view[h]):
                 continue
-            p = view[h].xy
+            p = self._xy(view, h)
             first = self.first_pos.setdefault(h, p)
             if self._dist(p, first) > MOVED:
                 self.turn_spot = first if self.turn_spot is None else 0.7 * self.turn_spot + 0.3 * first
@@ -125,13 +126,13 @@ class TommyFollower:
             h = st.hand[0]  # a new card came while this one was still in hand: it was laid where it lies
             p = self.first_pos.get(h)  # where it was seen whole (now it may be covered by the new card)
             if p is None and h in view and self._whole(view[h]):
-                p = view[h].xy
+                p = self._xy(view, h)
             if p is not None:
                 target = self.locate(h, p, defer_new=False, may_be_hand=False)
                 return self._play(h, target, p)
         if new and st.needs_card():
             for c in sorted(new, key=lambda c: -view[c].share):
-                p = view[c].xy
+                p = self._xy(view, c)
                 target = self.locate(c, p, defer_new=True)
                 if isinstance(target, str):
                     return target
@@ -158,7 +159,7 @@ class TommyFollower:
                 if maybe_new and view[pile[-1]].corners < 2:
                     continue  # a new card may lie on it: a covered top can be read with its cover's box
                 t = pile[-1]
-                p = view[t].xy
+                p = self._xy(view, t)
                 if self._dist(p, self.pos[t]) <= MOVED:
                     continue
                 target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
@@ -335,11 +336,16 @@ class TommyFollower:
                 return not st.foundation_accepts(f, card)
         for pile in st.waste:  # a card in the next slot of a pile (closer to it than to the top) was laid on it
             top = pile[-1] if pile else None
-            if top is None or top in view or top not in self.pos:
+            if top is None or top not in self.pos:
                 continue
+            next_slot = None if self.fan_step is None else self._dist(p, self.pos[top] + self.fan_step * self.size)
             d = self._dist(p, self.pos[top])
-            if d < 0.2 and (self.fan_step is None or d < self._dist(p, self.pos[top] + self.fan_step * self.size)):
+            if top not in view and d < 0.2 and (next_slot is None or d < next_slot):
                 return True
+            for c in pile[:-1]:  # nothing is laid under a pile's top: a covered card misread
+                if c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.3 and (
+                        next_slot is None or self._dist(p, self.pos[c]) < next_slot):
+                    return True
         return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in st.hand)
 
     def _inconsistency(self, view: TableView) -> str | None:
@@ -363,6 +369,22 @@ class TommyFollower:
     def problem(self) -> str | None:
         """The problem being reported now (for the panel), or None."""
         return self._problems.reported
+
+    def _xy(self, view: TableView, card: Card) -> np.ndarray:
+        """Where ``card`` lies. A box longer than a card is the card and the pile top it overlaps read as one (the
+        reader boxed a fanned pair together): such a box is the union of the two, so its centre lies halfway
+        between theirs, and the card lies as far beyond the middle as the known top lies before it."""
+        s = view[card]
+        long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
+        if long_side <= OVERSIZE * self.size:
+            return s.xy
+        st = self.state
+        tops = [pile[-1] for pile in list(st.foundations) + list(st.waste) if pile]
+        inside = [self.pos[c] for c in tops if c != card and c in self.pos and c not in view
+                  and s.box[0] <= self.pos[c][0] <= s.box[2] and s.box[1] <= self.pos[c][1] <= s.box[3]]
+        if len(inside) != 1:
+            return s.xy
+        return 2 * s.xy - inside[0]
 
     def _whole(self, s) -> bool:
         return s.whole(self.size)
