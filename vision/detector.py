@@ -57,6 +57,7 @@ SIGNATURE_TOLERANCE = 0.25  # mean |difference| of standardised 16x16 grey crops
 # Both cores of the 2-core target machine: ORT threads that do not spin-wait cost nothing when the other core is
 # busy and make the detector ~1.4x faster when it is free (docs/BENCHMARKS.md).
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
+FACE_FUSIONS = ("card", "suit", "rank", "rank+suit")
 
 
 def crop_signature(image_bgr: np.ndarray, box, pad: float) -> np.ndarray:
@@ -92,8 +93,9 @@ class Detector:
     ``threads``: ONNX Runtime intra-op threads per model (non-spinning; None: ``DEFAULT_THREADS``; 1 where another
     process needs the other core); ``face``: None uses the face classifier when the model folder declares one, False
     never; ``face_model``: an ONNX face classifier to use instead of the manifest's (measuring one before wiring it
-    in); ``face_weight`` / ``face_fuse``: override the manifest's fusion (exponent of the face probabilities;
-    "card" fuses all 52 names, "suit" only the face's suit).
+    in); ``face_weight`` / ``face_fuse`` / ``face_suit_weight``: override the manifest's fusion (exponent of the face
+    probabilities; "card" fuses all 52 names, "suit" / "rank" only the face's suit / rank, "rank+suit" both
+    marginals, the suit's with its own exponent).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -101,7 +103,8 @@ class Detector:
                  min_model_px: float = 12.0, tile: str = "auto", reach: float = DEFAULT_REACH,
                  share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None,
                  threads: int | None = None, face: bool | None = None, face_model: str | Path | None = None,
-                 face_weight: float | None = None, face_fuse: str | None = None):
+                 face_weight: float | None = None, face_fuse: str | None = None,
+                 face_suit_weight: float | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -137,8 +140,9 @@ class Detector:
         self.face = None
         self.face_weight = self.spec.face_weight if face_weight is None else float(face_weight)
         self.face_fuse = self.spec.face_fuse if face_fuse is None else face_fuse
-        if self.face_fuse not in ("card", "suit"):
-            raise ValueError(f"face_fuse {self.face_fuse!r}: 'card' or 'suit'")
+        self.face_suit_weight = self.spec.face_suit_weight if face_suit_weight is None else float(face_suit_weight)
+        if self.face_fuse not in FACE_FUSIONS:
+            raise ValueError(f"face_fuse {self.face_fuse!r}: one of {', '.join(FACE_FUSIONS)}")
         face_path = Path(face_model) if face_model is not None else self.spec.face
         if face is not False and face_path is not None and self.classifier is not None:
             if face_path.is_file():
@@ -157,19 +161,18 @@ class Detector:
         pos = {normalize_card(n): i for n, i in pos.items()}
         self._card_cols = np.array([j for j, n in enumerate(self.classifier_names) if n], np.int64)
         names = [self.classifier_names[j] for j in self._card_cols]
-        if self.face_fuse == "card":
-            if not all(n in pos for n in names):
-                raise ModelFileError(f"face classifier {path} does not name all {len(names)} cards")
-            # (face classes, card columns) 0/1: the face probability of each corner column's card
-            self._face_to_cols = np.zeros((len(self.face.classes), len(names)), np.float32)
-            for k, n in enumerate(names):
-                self._face_to_cols[pos[n], k] = 1.0
-        else:  # suit: each corner column takes the face's summed probability of its suit
-            self._face_to_cols = np.zeros((len(self.face.classes), len(names)), np.float32)
+        if not all(n in pos for n in names):
+            raise ModelFileError(f"face classifier {path} does not name all {len(names)} cards")
+        # (face classes, card columns) 0/1 maps: the face probability of each corner column's card, rank, suit
+        self._face_maps = {}
+        for kind, same in (("card", lambda a, b: a == b), ("rank", lambda a, b: a[:-1] == b[:-1]),
+                           ("suit", lambda a, b: a[-1] == b[-1])):
+            m = np.zeros((len(self.face.classes), len(names)), np.float32)
             for fn in face_names:
                 for k, n in enumerate(names):
-                    if n[-1] == fn[-1]:
-                        self._face_to_cols[pos[fn], k] = 1.0
+                    if same(fn, n):
+                        m[pos[fn], k] = 1.0
+            self._face_maps[kind] = m
         none = [j for j, n in enumerate(self.classifier_names) if not n]
         self._none_col = none[0] if none else -1
 
@@ -289,7 +292,7 @@ class Detector:
                    face_p: np.ndarray | None = None) -> np.ndarray:
         """Corner probabilities ``p`` (len(idx), classifier classes) of the index boxes ``boxes[idx]``, each corner
         inside a whole-card box (the smallest holding >= 60 % of it) multiplied by that card's face probabilities
-        ** ``face_weight`` over the 52 names (or the face's suit, ``face_fuse="suit"``) and renormalised; the
+        ** ``face_weight`` over the 52 names (or the face's suit or rank, ``face_fuse``) and renormalised; the
         corner's ``none`` probability is kept. Corners in no card box are unchanged. Returns a new array.
         ``face_p``: the face probabilities of every ``card`` box in ``boxes`` order (tests); else computed here."""
         out = np.array(p, np.float32, copy=True)
@@ -306,7 +309,10 @@ class Detector:
             return out
         used, row = np.unique(owner[inside], return_inverse=True)
         pf = face_p[used] if face_p is not None else self.face_probabilities(image_bgr, boxes.xyxy[cards[used]])
-        factor = np.maximum(pf @ self._face_to_cols, 1e-6) ** np.float32(self.face_weight)  # (used, card columns)
+        factor = np.ones((len(used), len(self._card_cols)), np.float32)  # (used card boxes, card columns)
+        for kind in self.face_fuse.split("+"):
+            w = self.face_suit_weight if kind == "suit" and self.face_fuse == "rank+suit" else self.face_weight
+            factor *= np.maximum(pf @ self._face_maps[kind], 1e-6) ** np.float32(w)
         q = out[np.ix_(inside, self._card_cols)] * factor[row]
         mass = 1.0 - (out[inside, self._none_col] if self._none_col >= 0 else 0.0)
         q *= (np.asarray(mass, np.float32) / np.maximum(q.sum(axis=1), 1e-12))[:, None]

@@ -39,7 +39,8 @@ class ModelSpec:
     face_crop_size: int = FACE_SIZE
     face_crop_pad: float = FACE_PAD
     face_weight: float = 1.0  # exponent of the face probabilities in the product with a corner's
-    face_fuse: str = "card"   # "card": all 52 names; "suit": the face's suit marginal only
+    face_fuse: str = "card"   # "card": all 52 names; "suit" / "rank": that marginal only; "rank+suit": both
+    face_suit_weight: float = 1.0  # "rank+suit": the suit marginal's exponent
 
     @classmethod
     def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
@@ -62,7 +63,8 @@ class ModelSpec:
                        crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)),
                        face=d / face["file"] if face.get("file") else None, face_classes=face.get("classes"),
                        face_crop_size=int(face.get("crop_size", FACE_SIZE)), face_crop_pad=float(face.get("crop_pad", FACE_PAD)),
-                       face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")))
+                       face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")),
+                       face_suit_weight=float(face.get("suit_weight", face.get("weight", 1.0))))
         det_file = d / "detector.onnx"
         if not det_file.is_file():
             onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)

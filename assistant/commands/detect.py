@@ -61,6 +61,9 @@ def add_parser(subparsers) -> None:
                         help="ONNX Runtime threads per model (default: 2, or 1 on a one-core machine)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
+    parser.add_argument("--no-face", action="store_true",
+                        help="no second look at whole cards: names from the corner indices alone (as before the face "
+                             "classifier, models/cardface.onnx)")
     parser.add_argument("--table", action="store_true",
                         help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
@@ -121,7 +124,7 @@ def load_detector(args):
     try:
         return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
-                        threads=args.threads)
+                        threads=args.threads, face=False if getattr(args, "no_face", False) else None)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 

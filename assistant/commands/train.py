@@ -57,6 +57,7 @@ def add_parser(subparsers) -> None:
     f.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
     f.add_argument("--lr", type=float, default=3e-3)
     f.add_argument("--name", default="cardface", help="run folder under runs/")
+    f.add_argument("--init", type=Path, default=None, help="start from this run's weights (layers of the same shape)")
     f.add_argument("--hours", type=float, default=None, help="stop after this long")
     f.add_argument("--no-export", action="store_true", help="train only")
     f.add_argument("--wire", choices=("card", "suit"), default=None,
@@ -174,7 +175,8 @@ def _cardface(train, build, crops: Path, val_crops, args) -> None:
     budget = args.hours * 3600 if args.hours else None
     run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
                                      samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
-                                     min_px=0.0, min_visible=0.0, val_crops=args.val_crops, time_budget_s=budget)
+                                     min_px=0.0, min_visible=0.0, val_crops=args.val_crops, time_budget_s=budget,
+                                     init=getattr(args, "init", None))
     print(f"face classifier trained: {run_dir}")
     if args.no_export:
         return
