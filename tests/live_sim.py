@@ -103,6 +103,8 @@ class TommyTable:
         else:
             self.waste = [(330.0 + 125 * w_order[i], 300.0) for i in range(4)]
         self.fan = 30.0
+        self.boxed_pairs = False  # the reader boxes a pile's top and the card under it together (one box)
+        self.misread_as = None  # state -> a name the bottom card of a pile of 3+ is steadily misread as (or None)
 
     def seen(self, state: TommyState, in_hand_at=None) -> list[Seen]:
         out = []
@@ -113,7 +115,18 @@ class TommyTable:
             x, y = self.waste[i]
             for k, c in enumerate(pile):
                 pos = (x, y + self.fan * k)
-                out.append(whole(c, pos, self.cam) if k == len(pile) - 1 else corner(c, pos, self.cam))
+                if k == len(pile) - 1:
+                    s = whole(c, pos, self.cam)
+                    if self.boxed_pairs and k > 0:
+                        under = whole(pile[k - 1], (x, y + self.fan * (k - 1)), self.cam).box
+                        s = Seen(s.card, s.confidence, (min(s.box[0], under[0]), min(s.box[1], under[1]),
+                                                        max(s.box[2], under[2]), max(s.box[3], under[3])), 1)
+                        out = [o for o in out if o.card != str(pile[k - 1])]
+                    out.append(s)
+                else:
+                    s = corner(c, pos, self.cam)
+                    name = self.misread_as(state) if self.misread_as and k == 0 and len(pile) >= 3 else None
+                    out.append(Seen(name, s.confidence, s.box, s.corners) if name else s)
         for c in state.hand:
             out.append(whole(c, in_hand_at or self.turn_spot, self.cam))
         return out
@@ -145,14 +158,23 @@ def _lowest_empty_foundation(state, move):
 
 
 def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
-                 quick_share: float = 0.5) -> tuple[Script, TommyState]:
+                 quick_share: float = 0.5, boxed_pairs: bool = False, misread_covered: bool = False
+                 ) -> tuple[Script, TommyState]:
     """A scripted Sir Tommy game: ``turns`` cards turned (each laid at once or after lying beside the stock),
-    waste tops played up now and then."""
+    waste tops played up now and then. ``boxed_pairs``: each pile's top is read in one box with the card under
+    it; ``misread_covered``: a pile's covered bottom card is read steadily as the card the stock holds last."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
-    state = TommyState(TommyRules.preset("standard"), order=deal_order(seed))
+    order = deal_order(seed)
+    state = TommyState(TommyRules.preset("standard"), order=order)
     table = TommyTable(rng, cam, piles_beside)
+    table.boxed_pairs = boxed_pairs
+    if misread_covered:
+        def last_in_stock(st):
+            stock = set(st.stock_cards())
+            return str(max(stock, key=order.index)) if len(stock) > 8 else None
+        table.misread_as = last_in_stock
     script.still(table.seen(state), 6)
     for _ in range(turns):
         if not state.needs_card():

@@ -51,6 +51,17 @@ def test_a_whole_sir_tommy_game_is_followed_card_by_card_and_move_by_move(seed, 
     assert result and result[0]["foundation_cards"] == final.foundation_cards()
 
 
+@pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
+def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_not_derail_the_game(seed, cam):
+    """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose
+    corner is not read; a covered card's corner read as a card still in the stock, frame after frame."""
+    script, final = tommy_script(seed, cam=cam, boxed_pairs=True, misread_covered=True)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, cam, gap, variant", [
     (0, Camera(), 1.15, "american"),
     (1, Camera(angle_deg=90, scale=0.7), 1.4, "english"),
