@@ -37,16 +37,21 @@ CHILD_START_DELAY_S = 1.0
 
 
 def warm_tommy() -> None:
-    """Sir Tommy's rollout kernels: one advised decision."""
+    """Sir Tommy's rollout kernels: one advised decision, and the two-level search of close decisions."""
     import numpy as np
 
-    from assistant.advisors.tommy_advisor import advise
+    from assistant.advisors import tommy_kernels as K
+    from assistant.advisors.tommy_advisor import _pack, advise, kernel_params, position_from_arrays
     from assistant.deals import deal_order
     from assistant.games.tommy import TommyRules, TommyState
 
-    state = TommyState(TommyRules.preset("standard"), order=deal_order(0))
+    rules = TommyRules.preset("standard")
+    state = TommyState(rules, order=deal_order(0))
     state.turn_next()
     advise(state, np.random.default_rng(0), budget_ms=None, samples=64)
+    pos, _, pool, _, _ = position_from_arrays(state.to_arrays())
+    P, NR = kernel_params(rules)
+    K.two_level(*_pack([pos]), np.zeros(1, np.int64), pool[:2], 1, 0, P, NR, K.DEFAULT_WEIGHTS, np.zeros(1))
 
 
 def warm_tommy_endgame() -> None:

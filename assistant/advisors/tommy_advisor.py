@@ -25,6 +25,13 @@ Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
   stops between batches when that work is done: the advice is a deterministic function of (position, rng
   state, budget_ms) on every machine.  ``samples=N`` caps the samples per option instead; ``strict_time=True``
   also stops at the wall clock (then results depend on the machine's speed).
+* **Two-level search on close decisions.** When the flat rollouts have used ``FLAT_SHARE`` of the budget and two
+  or more options are still in the race (or, with ``TWO_LEVEL_DELTA`` > 0, were dropped within that score of the
+  leader), the ``TWO_LEVEL_TOP`` best are valued one ply deeper with the rest of the budget: the next card is drawn
+  (each rank with its probability among the unseen cards) and placed every distinct way, each placement played
+  out by the rule, and the best placement counts (``tommy_kernels.two_level``).  The next card is then placed by
+  the search rather than by the rule, which removes one step of the rule's bias; such options are ranked first,
+  by that value (their ``score``).  Measured in paired runs (docs/BENCHMARKS.md).
 * **Ranking.** Options are sorted by their mean score (``TommyOption.score``), options still in the race before
   dropped ones; ``win_prob`` (with its interval) and ``expected_foundation`` are reported beside it.  The win
   probability is that of the rollout rule after the option, so it underestimates the chances of a strong player
@@ -77,7 +84,7 @@ MAX_SAMPLES_DEFAULT = 200_000
 # the budget and several options are still in the race, the TWO_LEVEL_TOP best of them are valued one ply deeper
 # (the next card placed by the search, not by the rule) with the rest of the budget, if that gives at least
 # TWO_LEVEL_MIN samples per unseen card.
-TWO_LEVEL = False  # off until measured (docs/BENCHMARKS.md, "Sir Tommy advisor")
+TWO_LEVEL = True
 FLAT_SHARE = 0.3
 TWO_LEVEL_TOP = 3
 TWO_LEVEL_MIN = 4
