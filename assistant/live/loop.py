@@ -72,6 +72,14 @@ def reusable_previous(previous, motions):
     return replace(previous, detections=d[np.asarray(keep, dtype=np.int64)])
 
 
+def follower_class(game: str):
+    """How each game's table is read: the follower class for ``game``."""
+    from assistant.live.poker_follower import PokerFollower
+    from assistant.live.tommy_follower import TommyFollower
+
+    return {"tommy": TommyFollower, "poker": PokerFollower}[game]
+
+
 class LiveGame:
     """Follows one game from frames. ``read(image, previous)`` is the card reader (``Detector.detect``);
     ``publish(event_dict)`` receives the events; ``hints`` turns the advisor on."""
@@ -79,16 +87,12 @@ class LiveGame:
     def __init__(self, session, read: Callable, publish: Callable[[dict], None], *, hints: bool = True,
                  budget_ms: float = 500.0, skip_stale_hints: bool = False, save: Callable | None = None,
                  gate: MotionGate | None = None, train: bool = False, lang: str | None = None):
-        from assistant.live.poker_follower import PokerFollower
-        from assistant.live.tommy_follower import TommyFollower
-
         self.session = session
         self.read = read
         self._publish_raw = publish
         self.gate = gate or MotionGate()
         self.tracker = TableTracker()
-        followers = {"tommy": TommyFollower, "poker": PokerFollower}  # how each game's table is read
-        self.follower = followers[session.game](session, self._apply)
+        self.follower = follower_class(session.game)(session, self._apply)
         self.status = CameraStatus()
         self.published = Published(snapshot=session_copy(session))
         self._lock = threading.Lock()

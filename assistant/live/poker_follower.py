@@ -298,6 +298,7 @@ class PokerFollower:
         return self._problems.reported
 
     scores_photo = True  # the s key scores the grid on the table as a photo
+    face_fuse = None  # the reader's second look at whole cards as the model folder says (grid cards lie apart)
 
     def result_json(self) -> dict:
         """The result as the player sees it: rows top to bottom as they lie on the table."""

@@ -395,6 +395,9 @@ class TommyFollower:
 
     # -- for the loop and the overlay ---------------------------------------------------------------------------
     scores_photo = False  # no photo scoring key: that is Poker's
+    # The reader's second look at whole cards settles the suit only: a fanned pair boxed together mixes the pips of
+    # two cards (a 6h on a 7s read "8h" with the rank fused too; tommy-2, docs/BENCHMARKS.md).
+    face_fuse = "suit"
 
     def result_json(self) -> dict:
         return self.session.result_json()
