@@ -127,10 +127,15 @@ def run(args: argparse.Namespace) -> int:
         train.export_classifier(run=train.RUNS / "classifier4")
         train.write_manifest(imgsz=640)
         out = model_report.report(imgsz=640, data_seconds=t1 - t0, run="detector640b", classifier_run="classifier4")
-        # session 4: the whole-card face classifier (second look), on the first 3000 scenes' whole cards
+        # session 4: the whole-card face classifier (second look) from the 6000 scenes' whole cards (the committed
+        # one had the first 3000 and a separate tuning set, datasets/facetune, for its per-epoch check): 48 px, then
+        # 64 px from its convolutions; the last epoch, fused by card at weight 0.5
+        face = dict(samples_per_epoch=30000, batch=128, width=1, no_export=True, wire=None, weight=0.5, val_crops=None)
         _cardface(train, train.BUILD, train.BUILD / "faces", None, argparse.Namespace(
-            epochs=10, samples_per_epoch=40000, batch=128, input=48, width=1, lr=3e-3, name="cardface", hours=1.0,
-            no_export=False, wire=None, weight=1.0, val_crops=None))
+            epochs=8, input=48, lr=3e-3, name="cardface", hours=0.95, init=None, **face))
+        _cardface(train, None, train.BUILD / "faces", None, argparse.Namespace(
+            epochs=10, input=64, lr=2e-3, name="cardface64", hours=0.75, init=train.RUNS / "cardface" / "last.pt",
+            **{**face, "no_export": False, "wire": "card"}))
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
@@ -171,7 +176,7 @@ def _cardface(train, build, crops: Path, val_crops, args) -> None:
         from vision.training.faces import write_face_crops
 
         for split in ("train", "val"):
-            write_face_crops(build, split, Path(crops) / split)
+            write_face_crops(build, split, Path(crops) / split, per_card=2)
     budget = args.hours * 3600 if args.hours else None
     run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
                                      samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
