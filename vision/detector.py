@@ -151,7 +151,8 @@ class Detector:
                 raise ModelFileError(f"face classifier {face_path} not found")
 
     def _load_face(self, path: Path, classes, threads: int) -> None:
-        """The face classifier and, per corner-classifier column, the face column (or suit columns) it is fused with."""
+        """The face classifier and its 0/1 maps from face classes to the corner classifier's card columns (same card,
+        same rank, same suit), one matrix product per fusion at run time."""
         self.face = OnnxClassifier(path, classes, threads=threads)
         try:
             face_names = [normalize_card(n) for n in self.face.classes if n.strip().lower() != NONE_CLASS]
