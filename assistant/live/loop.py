@@ -25,6 +25,7 @@ from assistant.live.table_view import TableTracker, TableView
 from vision.motion import SHARE, WHOLE, MotionGate
 
 READ_BELOW = 0.08  # frames where more than this share of the picture moves are not read (a hand over the table)
+MAX_UNREAD = 30  # after this many frames not read (a hand over the table for a while) every corner is named afresh
 
 
 @dataclass
@@ -131,6 +132,8 @@ class LiveGame:
         """One frame of the source: the motion gate, and the card reader where the picture is still enough."""
         motion = self.gate.update(image)
         self._since_read.append(motion)
+        if motion.changed >= WHOLE or len(self._since_read) > MAX_UNREAD:  # nothing of the old reading can be kept
+            self._previous, self._since_read = None, []
         read = None
         if motion.changed < READ_BELOW:
             def read():
