@@ -328,7 +328,8 @@ class TommyFollower:
 
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
         """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
-        unless it is a card played onto that foundation (which covers the old top exactly)."""
+        unless it is a card played onto that foundation (which covers the old top exactly) or one laid in the pile's
+        next fan slot. Also a 'new' card on a covered card of a waste pile: nothing is laid under a pile's top."""
         st = self.state
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
