@@ -11,6 +11,22 @@ import cv2
 import numpy as np
 
 
+def long_side(box) -> float:
+    """The longer side of one box (x1, y1, x2, y2)."""
+    return float(max(box[2] - box[0], box[3] - box[1]))
+
+
+def card_size(cards) -> float:
+    """A card's long side in pixels from the cards read in one picture (objects with ``box`` and ``corners``): the
+    median over cards read on both corners (their box is the whole card), else five times the median corner box
+    (an index is about a fifth of a card's long side); 0 with no cards."""
+    whole = [long_side(c.box) for c in cards if c.corners >= 2]
+    if whole:
+        return float(np.median(whole))
+    part = [long_side(c.box) for c in cards]
+    return 5.0 * float(np.median(part)) if part else 0.0
+
+
 def box_area(xyxy: np.ndarray) -> np.ndarray:
     """(n, 4) -> (n,) areas (0 for degenerate boxes)."""
     xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.boxes import card_size, long_side
 from vision.results import SeenCard
 
 LINK = 0.45  # corners closer than this (card sizes) are cards of one fanned run
@@ -42,19 +43,6 @@ class Pile:
     def to_json(self) -> dict:
         return {"cards": [c.card for c in self.cards], "top": self.top.card if self.top_known else None,
                 "box": [round(v, 1) for v in self.box]}
-
-
-def long_side(box) -> float:
-    return float(max(box[2] - box[0], box[3] - box[1]))
-
-
-def card_size(cards: list[SeenCard]) -> float:
-    """A card's long side in pixels: the median of the boxes of cards read on both corners; else five index
-    heights (an index is about a fifth of a card)."""
-    whole = [long_side(c.box) for c in cards if c.corners >= 2]
-    if whole:
-        return float(np.median(whole))
-    return 5.0 * float(np.median([long_side(c.box) for c in cards])) if cards else 0.0
 
 
 def _centre(box) -> np.ndarray:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant.cards import Card, CardError
+from vision.boxes import card_size, long_side
 
 WINDOW = 8  # quiet frames kept as evidence
 MIN_FRAMES = 3  # quiet frames needed before a view is given
@@ -39,8 +40,11 @@ class Sighting:
 
     def whole(self, card_size: float) -> bool:
         """The whole face shows (both corners read, or a card-sized box): its centre is the card's centre."""
-        long_side = max(self.box[2] - self.box[0], self.box[3] - self.box[1])
-        return self.corners >= 2 or (card_size > 0 and long_side >= 0.8 * card_size)
+        return self.corners >= 2 or (card_size > 0 and self.long_side >= 0.8 * card_size)
+
+    @property
+    def long_side(self) -> float:
+        return long_side(self.box)
 
 
 @dataclass(frozen=True)
@@ -63,16 +67,6 @@ class TableView:
 
     def __getitem__(self, card: Card) -> Sighting:
         return self.cards[card]
-
-
-def card_size(sightings) -> float:
-    """A card's long side: the median over cards whose whole face shows (two corners read), else estimated from
-    corner-only boxes (an index is about a fifth of the card's long side)."""
-    full = [max(s.box[2] - s.box[0], s.box[3] - s.box[1]) for s in sightings if s.corners >= 2]
-    if full:
-        return float(np.median(full))
-    part = [max(s.box[2] - s.box[0], s.box[3] - s.box[1]) for s in sightings]
-    return float(np.median(part)) * 5.0 if part else 0.0
 
 
 class TableTracker:

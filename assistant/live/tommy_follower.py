@@ -322,8 +322,7 @@ class TommyFollower:
             s = view.cards.get(c)
             if s is None or c not in self.pos or s.corners < 2:
                 continue
-            long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
-            if long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
+            if s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
                 self.pos[c] = s.xy
 
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
@@ -344,8 +343,10 @@ class TommyFollower:
             if top not in view and d < 0.2 and (next_slot is None or d < next_slot):
                 return True
             for c in pile[:-1]:  # nothing is laid under a pile's top: a covered card misread
-                if c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.3 and (
-                        next_slot is None or self._dist(p, self.pos[c]) < next_slot):
+                if c in view or c not in self.pos:
+                    continue
+                d = self._dist(p, self.pos[c])
+                if d < 0.3 and (next_slot is None or d < next_slot):
                     return True
         return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in st.hand)
 
@@ -357,8 +358,7 @@ class TommyFollower:
         movable = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile} | set(st.hand)
         for c, s in view.cards.items():
             if c in on_table:
-                long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
-                if c not in movable and long_side < 0.8 * self.size:
+                if c not in movable and s.long_side < 0.8 * self.size:
                     continue  # a covered card read by a corner far from it: another card's index misread
                 if c in self.pos and self._dist(s.xy, self.pos[c]) > 1.2:
                     return f"{c} is seen away from its place ({st._where(c)})"
@@ -376,8 +376,7 @@ class TommyFollower:
         reader boxed a fanned pair together): such a box is the union of the two, so its centre lies halfway
         between theirs, and the card lies as far beyond the middle as the known top lies before it."""
         s = view[card]
-        long_side = max(s.box[2] - s.box[0], s.box[3] - s.box[1])
-        if long_side <= OVERSIZE * self.size:
+        if s.long_side <= OVERSIZE * self.size:
             return s.xy
         st = self.state
         tops = [pile[-1] for pile in list(st.foundations) + list(st.waste) if pile]
