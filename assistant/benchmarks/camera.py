@@ -65,12 +65,11 @@ def follow(video: Path, truth: dict, hints: bool, budget_ms: float, threads: int
     """The events of ``patience play --source VIDEO --headless --json``, and the wall seconds it took."""
     from assistant.live.app import _reader, run_live
     from assistant.live.detection_cache import CachedReader
-    from assistant.live.loop import follower_class
     from assistant.session import Session
 
     read = None
     if cache is not None:
-        read = CachedReader(cache, _reader(None, threads, face_fuse=follower_class(truth["game"]).face_fuse))  # frames not in the cache yet are read and added
+        read = CachedReader(cache, _reader(None, threads, game=truth["game"]))  # frames not in the cache yet are read and added
 
     events: list[dict] = []
 

@@ -22,7 +22,7 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
              lang: str | None = None) -> int:
     """Follow the game on ``source_spec`` until it ends, the source ends or the player quits. Exit code."""
     from assistant.cli import UserError
-    from assistant.live.loop import LiveGame, follower_class
+    from assistant.live.loop import LiveGame
 
     out = out or sys.stdout
     try:
@@ -30,7 +30,7 @@ def run_live(session, source_spec: str, *, as_json: bool = False, headless: bool
     except SourceError as exc:
         raise UserError(str(exc)) from None
     if read is None:
-        read = _reader(model_dir, threads, imgsz, face_fuse=follower_class(session.game).face_fuse)
+        read = _reader(model_dir, threads, imgsz, game=session.game)
     lock = threading.Lock()
 
     def publish(event: dict) -> None:
@@ -94,16 +94,19 @@ LARGE_FRAME = 800  # frames with a longer side than this are read at READ_LARGE 
 READ_LARGE = 960  # the detector's input side for them: corner indices of cards on a table stay >= 12 px
 
 
-def _reader(model_dir, threads, imgsz: int | None = None, face_fuse: str | None = None):
+def _reader(model_dir, threads, imgsz: int | None = None, game: str | None = None):
     """The card reader: the committed two-stage model. ``imgsz`` None: 640 for small frames, 960 for HD ones
     (held-out designs on 1280x720 videos: 25 of 25 grid cards read at 960, 21 at 640; docs/BENCHMARKS.md).
-    ``face_fuse``: what the second look at whole cards may settle (None: the model folder's choice)."""
+    ``game``: its follower says what the second look at whole cards may settle (None: the model folder's choice)."""
     from assistant.cli import UserError
     from vision.onnx_backend import ModelFileError
 
     try:
         from vision.detector import Detector
 
+        from assistant.live.loop import follower_class
+
+        face_fuse = follower_class(game).face_fuse if game else None
         detector = Detector(model_dir, threads=threads, imgsz=imgsz, face_fuse=face_fuse)
     except ModelFileError as exc:
         raise UserError(str(exc)) from None
