@@ -55,6 +55,28 @@ def test_full_names_and_traps_on_a_rendered_style_label(result):
     assert (t.index_labelled, t.index_found, t.index_named) == (3, 3, 1)  # all corners detected, one named right
 
 
+def test_figures_by_scenario_and_by_card_size(result):
+    """Issue 13 asks for recall by scenario (the scene's layout) and far cards apart from near ones."""
+    grid = LabelledImage(Path("grid.png"), [
+        LabelledCard(box=(85, 70, 215, 270), rank="Q", card="Qh", index_boxes=[(90, 65, 110, 95)]),  # 30 px: near
+    ], scenario="flat (poker grid)")
+    fan = LabelledImage(Path("fan.png"), [
+        LabelledCard(box=(390, 85, 410, 115), rank="9", card="9c", index_boxes=[(390, 85, 410, 115)]),  # 30 px: read 9s, wrong
+        LabelledCard(box=(0, 400, 10, 410), rank="K", card="Kd", index_boxes=[(0, 400, 8, 410)]),  # 10 px: missed
+    ], scenario="fanned hand")
+    t = Tally("rendered")
+    t.add(grid, result)
+    t.add(fan, result)
+    s = t.summary()
+    assert s["labelled_cards"] == 3 and t.images == 2
+    assert s["by_scenario"]["flat (poker grid)"]["recall"] == 1.0
+    assert s["by_scenario"]["fanned hand"]["labelled_cards"] == 2
+    assert s["by_scenario"]["fanned hand"]["recall"] == 0.0 and s["by_scenario"]["fanned hand"]["missed"] == 0.5
+    assert s["by_size"]["near (index >= 24 px)"] == {"cards": 2, "found": 0.5, "wrong": 0.5, "missed": 0.0}
+    assert s["by_size"]["far (index < 12 px)"] == {"cards": 1, "found": 0.0, "wrong": 0.0, "missed": 1.0}
+    assert "fanned hand" in format_report("two", t)
+
+
 def test_load_folder_tells_edje_from_rendered_sets(tmp_path):
     (tmp_path / "labels.jsonl").write_text(json.dumps({"image": "a.png", "cards": [
         {"card": "Th", "index_boxes": [[0, 0, 10, 10], [50, 80, 60, 90]]}]}) + "\n")

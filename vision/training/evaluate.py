@@ -33,6 +33,19 @@ from vision.card_names import RANKS, normalize_card, normalize_rank
 
 TRAPS = (("A", "4"), ("6", "9"), ("Q", "9"), ("8", "6"), ("3", "5"))
 SUIT_SWAPS = (("s", "c"), ("h", "d"))
+#: The rendered layouts by the scenario a player meets (issue 13 asks for figures by scenario).
+SCENARIOS = {"poker": "flat (poker grid)", "tommy": "fanned piles (Sir Tommy table)", "fan": "fanned hand",
+             "loose": "overlapping (loose cards)", "closeup": "close-up"}
+#: A labelled card's size class by its largest index box (pixels, longest side): far cards have tiny indices.
+SIZE_CLASSES = ((0.0, "far (index < 12 px)"), (12.0, "middle (12-24 px)"), (24.0, "near (index >= 24 px)"))
+
+
+def size_class(card: "LabelledCard") -> str | None:
+    """The size class of a labelled card with index boxes (None without: edje labels whole cards)."""
+    if not card.index_boxes:
+        return None
+    side = max(max(b[2] - b[0], b[3] - b[1]) for b in card.index_boxes)
+    return [name for low, name in SIZE_CLASSES if side >= low][-1]
 
 
 @dataclass
@@ -47,6 +60,7 @@ class LabelledCard:
 class LabelledImage:
     path: Path
     cards: list[LabelledCard]
+    scenario: str = ""   # rendered sets: the scene's layout (tommy, poker, loose, closeup, fan); "" if unknown
 
 
 def load_edje(folder: str | Path) -> list[LabelledImage]:
@@ -115,7 +129,7 @@ def load_synth(folder: str | Path, split: str = "val") -> list[LabelledImage]:
             box = whole.get(name, (*a[:, :2].min(axis=0), *a[:, 2:].max(axis=0)))
             cards.append(LabelledCard(box=tuple(map(float, box)), rank=name[:-1], card=name,
                                       index_boxes=[tuple(map(float, b)) for b in idx]))
-        out.append(LabelledImage(image, cards))
+        out.append(LabelledImage(image, cards, scenario=SCENARIOS.get(meta.get("layout", ""), meta.get("layout", ""))))
     return out
 
 
@@ -167,8 +181,16 @@ class Tally:
         self.index_named = 0       # ... whose detected box the classifier named right
         self.ms: list[float] = []
         self.failures: list[str] = []
+        self.by_size: Counter = Counter()    # (size class, "found" | "wrong" | "missed") -> labelled cards
+        self.by_scenario: dict[str, Tally] = {}
 
     def add(self, labelled: LabelledImage, result) -> None:
+        if labelled.scenario:
+            sub = self.by_scenario.setdefault(labelled.scenario, Tally(self.kind))
+            sub._add(labelled, result)
+        self._add(labelled, result)
+
+    def _add(self, labelled: LabelledImage, result) -> None:
         self.images += 1
         self.ms.append(sum(result.timings_ms.values()))
         self._add_indices(labelled, result)
@@ -187,17 +209,23 @@ class Tally:
             truth = lc.rank if by_rank else lc.card
             self.labelled += 1
             here = [j for j in range(len(names)) if in_box[i, j]]
+            size = size_class(lc)
             if any(key(names[j]) == truth for j in here):
                 self.found += 1
                 self.confusion[(truth, truth)] += 1
+                outcome = "found"
             elif here:
                 self.wrong += 1
+                outcome = "wrong"
                 best = max(here, key=lambda j: conf[j])
                 self.confusion[(truth, key(names[best]))] += 1
                 self.failures.append(f"{labelled.path.name}: {truth} read as {key(names[best])}")
             else:
                 self.missed += 1
                 self.confusion[(truth, "-")] += 1
+                outcome = "missed"
+            if size is not None:
+                self.by_size[(size, outcome)] += 1
         for j, name in enumerate(names):
             self.reported += 1
             holders = [i for i in range(len(labelled.cards)) if in_box[i, j]]
@@ -249,7 +277,19 @@ class Tally:
             "index_recall": self.index_found / max(self.index_labelled, 1),
             "index_named_right": self.index_named / max(self.index_found, 1),
             "median_ms": float(np.median(self.ms)) if self.ms else 0.0,
+            "by_size": {name: _shares(self.by_size, name) for _, name in SIZE_CLASSES
+                        if any(self.by_size[(name, o)] for o in ("found", "wrong", "missed"))},
+            "by_scenario": {name: {k: v for k, v in sub.summary().items() if k in _SCENARIO_KEYS}
+                            for name, sub in sorted(self.by_scenario.items())},
         }
+
+
+_SCENARIO_KEYS = ("images", "labelled_cards", "recall", "wrong", "missed", "reported_cards", "false_cards")
+
+
+def _shares(counts: Counter, name: str) -> dict:
+    n = sum(counts[(name, o)] for o in ("found", "wrong", "missed"))
+    return {"cards": n, **{o: counts[(name, o)] / max(n, 1) for o in ("found", "wrong", "missed")}}
 
 
 def evaluate(images: Iterable[LabelledImage], detect: Callable[[np.ndarray], object], kind: str,
@@ -300,6 +340,13 @@ def format_report(name: str, tally: Tally) -> str:
         f"{s['false_wrong_rank']} on a card of another {what})",
         *([f"  corner indices: {s['index_recall']:.1%} of {s['index_boxes']} detected (IoU >= 0.5), "
            f"{s['index_named_right']:.1%} of those named right by the classifier"] if s["index_boxes"] else []),
+        *([f"  by scenario (images, cards: found / wrong / missed; false cards of reported):"]
+          + [f"    {name:32s} {v['images']:4d} {v['labelled_cards']:5d}: {v['recall']:6.1%} / {v['wrong']:6.1%} / "
+             f"{v['missed']:6.1%}; false {v['false_cards']:6.1%} of {v['reported_cards']}"
+             for name, v in s["by_scenario"].items()] if s["by_scenario"] else []),
+        *([f"  by card size (cards: found / wrong / missed):"]
+          + [f"    {name:32s} {v['cards']:5d}: {v['found']:6.1%} / {v['wrong']:6.1%} / {v['missed']:6.1%}"
+             for name, v in s["by_size"].items()] if s["by_size"] else []),
         "  traps (confusions either way): " + ", ".join(f"{k} {v}" for k, v in s["traps"].items()),
         f"  median {s['median_ms']:.0f} ms per image",
         "  most frequent mistakes: " + ("; ".join(confusion_lines(tally)) or "none"),
