@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from vision.training.negatives import random_boxes, scene_negatives, touches, window
@@ -55,3 +57,14 @@ def test_negatives_are_written_once_per_scene_and_a_rerun_writes_nothing(tmp_pat
     files = sorted(p.name for p in (tmp_path / "crops" / "val" / "none").glob("*.png"))
     assert files == ["n000004_0.png", "n000004_1.png"]
     assert build_negatives(tmp_path, "val", None, n_random=2) == 0
+
+
+def test_the_cli_mines_with_the_committed_detector_unless_told_none():
+    """`patience dataset negatives` without --model mines the committed detector's false boxes (it once read an
+    absent option as "none" and cut random boxes only); `--model none` means random boxes only."""
+    from assistant.commands.dataset import negatives_model
+
+    default = Path("models/detector.onnx")
+    assert negatives_model(None, default) == default
+    assert negatives_model(Path("none"), default) is None
+    assert negatives_model(Path("runs/x.onnx"), default) == Path("runs/x.onnx")

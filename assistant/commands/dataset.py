@@ -178,7 +178,7 @@ def _negatives(args: argparse.Namespace, artwork, bar) -> int:
     out = args.out or (artwork.REPO / "datasets" / "build")
     if not (out / "detect" / "meta").is_dir():
         raise UserError(f"no scenes in {out}: run `patience dataset build` first")
-    model = None if str(args.model).lower() == "none" else (args.model or artwork.REPO / "models" / "detector.onnx")
+    model = negatives_model(args.model, artwork.REPO / "models" / "detector.onnx")
     made = {}
     with bar:
         for split in ("val", "train"):
@@ -273,3 +273,11 @@ def _video(args: argparse.Namespace) -> int:
           f"{secs:.0f} s; truth in {out}.json: {sum(e['event'] == 'move' for e in truth['events'])} moves, "
           f"result {truth['result']}")
     return 0
+
+
+def negatives_model(arg: Path | None, default: Path) -> Path | None:
+    """The detector whose false boxes ``dataset negatives`` mines: ``--model`` if given, the committed one if not;
+    None (random boxes only) for ``--model none``. (An absent option must not read as "none".)"""
+    if arg is None:
+        return default
+    return None if str(arg).lower() == "none" else Path(arg)
