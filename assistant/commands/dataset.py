@@ -6,6 +6,7 @@
     patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
     patience dataset negatives             # crops that show no index, for the classifier's "none" class
     patience dataset faces                 # whole-card crops (build/faces/{train,val}) for the face classifier
+    patience dataset mix --out datasets/mix datasets/build datasets/fanbuild:2   # one crop folder from several builds
     patience dataset video --game tommy --seed 3 --held-out   # a game video + its ground truth (camera tests)
 
 Everything lands in git-ignored folders: ``datasets/cache`` (artwork), ``datasets/build`` (datasets) and
@@ -55,6 +56,14 @@ def add_parser(subparsers) -> None:
     fc.add_argument("--per-card", type=int, default=1, help="jittered crops per whole card (default 1)")
     fc.add_argument("--seed", type=int, default=0)
     fc.set_defaults(func=run)
+    m = sub.add_parser("mix", help="link the readable index crops (and none crops) of several builds into one "
+                                   "classifier crop folder (vision/training/crop_mix.py)")
+    m.add_argument("sources", nargs="+", metavar="BUILD[:WEIGHT]",
+                   help="build folders (as `dataset build --out` wrote them), each WEIGHT times (default 1)")
+    m.add_argument("--out", type=Path, required=True, help="the crop folder to write (train/<class>/ links)")
+    m.add_argument("--val", type=Path, default=None,
+                   help="a crop folder to link as <out>/val for the per-epoch check (e.g. datasets/facetune/crops/val)")
+    m.set_defaults(func=run)
     v = sub.add_parser("video", help="render a video of a game played on a table, with its ground truth JSON "
                                      "(vision/training/game_video.py)")
     v.add_argument("--game", choices=("tommy", "poker"), required=True)
@@ -89,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives, faces or video (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives, faces, mix or video (patience dataset --help)")
     if args.action == "video":
         return _video(args)
     from vision.training import artwork
@@ -113,6 +122,17 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "negatives":
         return _negatives(args, artwork, _bar())
 
+    if args.action == "mix":
+        from vision.training.crop_mix import mix_crops, parse_source
+
+        try:
+            made = mix_crops([parse_source(s) for s in args.sources], args.out, val=args.val)
+        except (ValueError, FileNotFoundError) as exc:
+            raise UserError(str(exc)) from None
+        for src, n in made.items():
+            print(f"{src}: {n} crops linked")
+        print(f"crop folder: {args.out} (patience train classifier --crops {args.out})")
+        return 0
     if args.action == "faces":
         return _faces(args, artwork, _bar())
 

@@ -1,0 +1,44 @@
+"""Mixing builds into one classifier crop folder: readable crops only, each build as often as its weight."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vision.training.crop_mix import mix_crops, parse_source
+
+
+def _build(root, crops: dict[str, list[str]], indices: list[dict]):
+    """A minimal `dataset build` folder: crops/train/<class>/<stem>.png and the scene meta they refer to."""
+    for name, stems in crops.items():
+        (root / "crops" / "train" / name).mkdir(parents=True, exist_ok=True)
+        for stem in stems:
+            (root / "crops" / "train" / name / f"{stem}.png").write_bytes(b"png")
+    meta = root / "detect" / "meta" / "train"
+    meta.mkdir(parents=True)
+    (meta / "000000.json").write_text(json.dumps({"indices": indices}))
+    return root
+
+
+def test_only_readable_scene_crops_and_every_none_crop_are_linked_weight_times(tmp_path):
+    quad = lambda side: [[0, 0], [side, 0], [side, side], [0, side]]
+    fans = _build(tmp_path / "fans", {"Qs": ["000000_0", "000000_1", "000000_2"], "none": ["n000000_0"]}, [
+        {"card": "Qs", "visible": 1.0, "quad": quad(20)},   # readable
+        {"card": "Qs", "visible": 0.5, "quad": quad(20)},   # half covered: left out
+        {"card": "Qs", "visible": 1.0, "quad": quad(6)},    # tiny: left out
+    ])
+    flat = _build(tmp_path / "flat", {"7h": ["000000_0"]}, [{"card": "7h", "visible": 0.9, "quad": quad(30)}])
+    made = mix_crops([(flat, 1), (fans, 2)], tmp_path / "mix", val=flat / "crops" / "train")
+    assert made == {str(flat): 1, str(fans): 4}
+    assert sorted(p.name for p in (tmp_path / "mix" / "train" / "Qs").iterdir()) == [
+        "m1r0_000000_0.png", "m1r1_000000_0.png"]
+    assert len(list((tmp_path / "mix" / "train" / "none").iterdir())) == 2
+    assert (tmp_path / "mix" / "val" / "7h").is_dir()
+
+
+def test_a_source_names_its_weight_after_a_colon():
+    assert parse_source("datasets/fanbuild:3")[1] == 3
+    assert parse_source("datasets/build") == (parse_source("datasets/build:1")[0], 1)
+    with pytest.raises(ValueError):
+        parse_source("datasets/fanbuild:0")

@@ -1,0 +1,61 @@
+"""One classifier crop folder from several builds: the readable index crops of each (and its ``none`` crops),
+linked under ``<out>/train/<class>/``, a build repeated ``weight`` times to count more in the random epochs.
+
+Why: the default build's scenes hold no fanned hands (``--layout fan`` is rendered apart), and the classifier
+trains on one crop folder; mixing by links keeps each build as it was rendered (resumable, seeded) and the mix
+reproducible from the command line: ``patience dataset mix --out datasets/mix datasets/build datasets/fanbuild:2``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from vision.card_names import CARD_NAMES, NONE_CLASS
+
+
+def parse_source(text: str) -> tuple[Path, int]:
+    """``FOLDER`` or ``FOLDER:WEIGHT`` (a whole number >= 1)."""
+    folder, _, weight = text.rpartition(":") if ":" in text else (text, "", "1")
+    if not weight.isdigit() or int(weight) < 1:
+        raise ValueError(f"{text}: the weight after ':' must be a whole number >= 1")
+    return Path(folder), int(weight)
+
+
+def mix_crops(sources: list[tuple[Path, int]], out: Path, val: Path | None = None, min_px: float = 12.0,
+              min_visible: float = 0.7) -> dict[str, int]:
+    """Link the training crops of each build (``<build>/crops/train``) into ``out/train``: scene crops of indices
+    at least ``min_px`` long and ``min_visible`` uncovered (by the build's meta), every ``none``/glyph crop; each
+    source ``weight`` times. ``val``: a crop folder linked as ``out/val`` (the per-epoch check). Returns crops
+    linked per source."""
+    from vision.training.train import _readable
+
+    out = Path(out)
+    made: dict[str, int] = {}
+    for k, (build, weight) in enumerate(sources):
+        train = Path(build) / "crops" / "train"
+        if not train.is_dir():
+            raise FileNotFoundError(f"{train} not found: give folders that `patience dataset build` wrote")
+        keep = _readable(train, min_px, min_visible)
+        n = 0
+        for name in (*CARD_NAMES, NONE_CLASS):
+            src_dir = train / name
+            if not src_dir.is_dir():
+                continue
+            dst_dir = out / "train" / name
+            dst_dir.mkdir(parents=True, exist_ok=True)
+            for p in sorted(src_dir.glob("*.png")):
+                if keep is not None and p.stem[0].isdigit() and p.stem not in keep:
+                    continue
+                for r in range(weight):
+                    # a letter first: the classifier's loader keeps such crops without looking for meta
+                    link = dst_dir / f"m{k}r{r}_{p.name}"
+                    if not link.exists():
+                        os.symlink(p.resolve(), link)
+                    n += 1
+        made[str(build)] = n
+    if val is not None:
+        link = out / "val"
+        if not link.exists():
+            os.symlink(Path(val).resolve(), link)
+    return made
