@@ -15,7 +15,9 @@ Pipeline (two stages, see models/README.md for what the files are):
    with a face classifier in the model folder (``cardface.onnx``, manifest key ``cardface``), a corner inside a
    whole-card box also gets a second look: the whole card's crop (``vision.crops.face_crop``) is named by the face
    classifier (its pips and pictures show the suit big) and each corner's probabilities are multiplied by the
-   face's (``Detector.fuse_faces``);
+   face's (``Detector.fuse_faces``); with a suit look (``suitlook.onnx``, manifest key ``suitlook``), the same
+   64 px corner crop is also named by suit at full resolution and the suit probabilities multiplied into each
+   card of that suit (``Detector.fuse_suits``), before the face's;
 3. corners are grouped into cards by identity (``vision.grouping``): same name -> one card.
 
 Model folder: ``vision.json`` (optional) names the files and classes; otherwise ``detector.onnx`` and
@@ -95,7 +97,9 @@ class Detector:
     never; ``face_model``: an ONNX face classifier to use instead of the manifest's (measuring one before wiring it
     in); ``face_weight`` / ``face_fuse`` / ``face_suit_weight``: override the manifest's fusion (exponent of the face
     probabilities; "card" fuses all 52 names, "suit" / "rank" only the face's suit / rank, "rank+suit" both
-    marginals, the suit's with its own exponent).
+    marginals, the suit's with its own exponent); ``suit``: None uses the suit look when the model folder declares
+    one, False never; ``suit_model`` / ``suit_weight`` / ``suit_below``: another ONNX suit look, the exponent of its
+    probabilities, the corners it reads (those whose own best suit probability is below this).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -104,7 +108,9 @@ class Detector:
                  share_confidence: float = 0.9, tta_below: float = 0.5, imgsz: int | None = None,
                  threads: int | None = None, face: bool | None = None, face_model: str | Path | None = None,
                  face_weight: float | None = None, face_fuse: str | None = None,
-                 face_suit_weight: float | None = None):
+                 face_suit_weight: float | None = None, suit: bool | None = None,
+                 suit_model: str | Path | None = None, suit_weight: float | None = None,
+                 suit_below: float | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -127,6 +133,8 @@ class Detector:
                                          for n in self.classifier.classes]
             except CardNameError as exc:
                 raise ModelFileError(f"classifier {self.spec.classifier} classes are not card names ({exc})") from exc
+        none = [j for j, n in enumerate(getattr(self, "classifier_names", [])) if not n]
+        self._none_col = none[0] if none else -1
         self.index_class = self.labels.index("index") if "index" in self.labels else (0 if not self.single_stage else -1)
         self.card_class = self.labels.index("card") if "card" in self.labels else -1
         self.min_card_confidence = min_card_confidence
@@ -149,6 +157,25 @@ class Detector:
                 self._load_face(face_path, self.spec.face_classes if face_model is None else None, threads)
             elif face is True or face_model is not None:
                 raise ModelFileError(f"face classifier {face_path} not found")
+        self.suit = None
+        self.suit_weight = self.spec.suit_weight if suit_weight is None else float(suit_weight)
+        self.suit_below = self.spec.suit_below if suit_below is None else float(suit_below)
+        suit_path = Path(suit_model) if suit_model is not None else self.spec.suit
+        if suit is not False and suit_path is not None and self.classifier is not None:
+            if suit_path.is_file():
+                self._load_suit(suit_path, self.spec.suit_classes if suit_model is None else None, threads)
+            elif suit is True or suit_model is not None:
+                raise ModelFileError(f"suit look {suit_path} not found")
+
+    def _load_suit(self, path: Path, classes, threads: int) -> None:
+        """The suit look and its 0/1 map from its suits to the corner classifier's card columns."""
+        self.suit = OnnxClassifier(path, classes, threads=threads)
+        suits = [c.strip().lower()[-1:] for c in self.suit.classes]
+        if sorted(suits) != ["c", "d", "h", "s"]:
+            raise ModelFileError(f"suit look {path} classes {self.suit.classes} are not the four suits s h d c")
+        # (suits, classifier columns): 1 where the column's card has that suit; the "none" column gets no suit
+        self._suit_map = np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in suits],
+                                  np.float32)
 
     def _load_face(self, path: Path, classes, threads: int) -> None:
         """The face classifier and its 0/1 maps from face classes to the corner classifier's card columns (same card,
@@ -174,8 +201,6 @@ class Detector:
                     if same(fn, n):
                         m[pos[fn], k] = 1.0
             self._face_maps[kind] = m
-        none = [j for j, n in enumerate(self.classifier_names) if not n]
-        self._none_col = none[0] if none else -1
 
     # -- stage 1 ------------------------------------------------------------------------------------------------
     def tile_plan(self, image_hw: tuple[int, int]) -> tuple[tuple[int, int], int] | None:
@@ -273,6 +298,8 @@ class Detector:
             turns = [np.ascontiguousarray(np.rot90(xu, k, axes=(2, 3))) for k in (1, 2, 3)]
             pu = self.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
             p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
+        if self.suit is not None:
+            p = self.fuse_suits(crops, p)
         if probs is not None:
             probs[idx] = p
         self._set_names(idx, p, card, card_conf)
@@ -281,6 +308,33 @@ class Detector:
         best = p.argmax(axis=1)  # "" where the classifier's answer is "none": the corner names no card
         card[idx] = [self.classifier_names[b] for b in best]
         card_conf[idx] = p[np.arange(len(idx)), best]
+
+    def fuse_suits(self, crops: list[np.ndarray], p: np.ndarray, suit_p: np.ndarray | None = None) -> np.ndarray:
+        """Corner probabilities ``p`` (len(crops), classifier classes) with the suit look's: for each corner whose
+        classifier names a card and whose best suit (summed over ranks) is below ``suit_below``, every card column
+        multiplied by the suit look's probability of that card's suit ** ``suit_weight``, renormalised so the
+        ``none`` probability is kept. ``crops``: the corners' index crops at the crop size (64 px), shrunk here to
+        the suit look's input; ``suit_p``: its probabilities for those rows instead (tests). Returns a new array."""
+        out = np.array(p, np.float32, copy=True)
+        if self.suit is None or not len(out):
+            return out
+        cards = self._suit_map.sum(axis=0) > 0  # the card columns (not "none")
+        cardp = out @ self._suit_map.T  # (n, suits): the corner classifier's own suit marginal
+        named = cards[out.argmax(axis=1)]  # a corner read as "none" is dropped anyway
+        todo = np.flatnonzero(named & (cardp.max(axis=1) / np.maximum(cardp.sum(axis=1), 1e-12) < self.suit_below))
+        if not len(todo):
+            return out
+        if suit_p is None:
+            sp = self.suit.probabilities(crops_to_tensor(resize_crops([crops[i] for i in todo], self.suit.size)))
+        else:
+            sp = np.asarray(suit_p, np.float32)[todo]
+        factor = (np.maximum(sp, 1e-6) ** np.float32(self.suit_weight) @ self._suit_map)[:, cards]  # (todo, cards)
+        q = out[np.ix_(todo, np.flatnonzero(cards))]
+        mass = q.sum(axis=1)
+        q = q * factor
+        q *= (mass / np.maximum(q.sum(axis=1), 1e-12))[:, None]
+        out[np.ix_(todo, np.flatnonzero(cards))] = q
+        return out
 
     def face_probabilities(self, image_bgr: np.ndarray, card_boxes_xyxy: np.ndarray) -> np.ndarray:
         """(m, face classes) probabilities of the face classifier for whole-card boxes (x1, y1, x2, y2)."""

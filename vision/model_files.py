@@ -41,6 +41,11 @@ class ModelSpec:
     face_weight: float = 1.0  # exponent of the face probabilities in the product with a corner's
     face_fuse: str = "card"   # "card": all 52 names; "suit" / "rank": that marginal only; "rank+suit": both
     face_suit_weight: float = 1.0  # "rank+suit": the suit marginal's exponent
+    # optional suit look: the corner-index crop at a higher resolution, named by suit only (manifest key "suitlook")
+    suit: Path | None = None
+    suit_classes: list[str] | None = None
+    suit_weight: float = 1.0  # exponent of the suit probabilities in the product with a corner's
+    suit_below: float = 1.01  # only corners whose own best suit is less sure than this get the suit look
 
     @classmethod
     def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
@@ -58,13 +63,16 @@ class ModelSpec:
             det_file = d / det.get("file", "detector.onnx")
             clf_file = d / clf.get("file", "classifier.onnx") if clf else None
             face = m.get("cardface") or {}
+            suit = m.get("suitlook") or {}
             return cls(detector=det_file, detector_classes=det.get("classes"),
                        classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
                        crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)),
                        face=d / face["file"] if face.get("file") else None, face_classes=face.get("classes"),
                        face_crop_size=int(face.get("crop_size", FACE_SIZE)), face_crop_pad=float(face.get("crop_pad", FACE_PAD)),
                        face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")),
-                       face_suit_weight=float(face.get("suit_weight", face.get("weight", 1.0))))
+                       face_suit_weight=float(face.get("suit_weight", face.get("weight", 1.0))),
+                       suit=d / suit["file"] if suit.get("file") else None, suit_classes=suit.get("classes"),
+                       suit_weight=float(suit.get("weight", 1.0)), suit_below=float(suit.get("below", 1.01)))
         det_file = d / "detector.onnx"
         if not det_file.is_file():
             onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)

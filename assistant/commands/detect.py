@@ -64,6 +64,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-face", action="store_true",
                         help="no second look at whole cards: names from the corner indices alone (as before the face "
                              "classifier, models/cardface.onnx)")
+    parser.add_argument("--no-suit", action="store_true",
+                        help="no suit look: corner suits from the 32 px classifier alone (as before models/suitlook.onnx)")
     parser.add_argument("--table", action="store_true",
                         help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
@@ -124,7 +126,8 @@ def load_detector(args):
     try:
         return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
-                        threads=args.threads, face=False if getattr(args, "no_face", False) else None)
+                        threads=args.threads, face=False if getattr(args, "no_face", False) else None,
+                        suit=False if getattr(args, "no_suit", False) else None)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 

@@ -173,7 +173,7 @@ def _moved(reading, factor: float, dx: float, dy: float):
 
 def class_probabilities(detector, image, boxes):
     """(n, classes) classifier probabilities of the corner index in each box. Unsure crops are averaged over their
-    four quarter turns, as the detector does (``Detector._classify``)."""
+    four quarter turns and fused with the suit look, as the detector does (``Detector._classify``)."""
     import numpy as np
 
     from vision.crops import crops_to_tensor, index_crop, resize_crops
@@ -188,6 +188,8 @@ def class_probabilities(detector, image, boxes):
         turns = [np.ascontiguousarray(np.rot90(x[unsure], k, axes=(2, 3))) for k in (1, 2, 3)]
         pu = detector.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
         p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
+    if getattr(detector, "suit", None) is not None:  # the suit look at the same crops (Detector.fuse_suits)
+        p = detector.fuse_suits(crops, p)
     return p
 
 

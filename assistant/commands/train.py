@@ -8,6 +8,7 @@
         --samples-per-epoch 60000 --lr 2e-3 --hours 1.25  # 52 cards + none, once `patience dataset negatives`/`glyphs` ran
     patience train export --run detector640 --imgsz 640 --dynamic   # models/detector.onnx|.pt, classifier, vision.json
     patience train cardface --hours 1                 # whole-card face classifier -> models/cardface.onnx (second look)
+    patience train suit --hours 0.8                   # suit look at the 64 px corner crop -> models/suitlook.onnx
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -19,6 +20,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+REPO_DATA = Path(__file__).resolve().parents[2] / "datasets"
+SUIT_WEIGHT = 0.5  # the suit look's fusion exponent and gate, chosen on datasets/facetune (models/README.md)
+SUIT_BELOW = 1.01
 
 
 def add_parser(subparsers) -> None:
@@ -63,6 +68,25 @@ def add_parser(subparsers) -> None:
     f.add_argument("--wire", choices=("card", "suit"), default=None,
                    help="also declare it in models/vision.json with this fusion (the Detector then uses it)")
     f.add_argument("--weight", type=float, default=1.0, help="with --wire: exponent of the face probabilities")
+    u = sub.add_parser("suit", help="train the suit look (4 suits from the 64 px corner-index crop, fused into the "
+                                    "corner classifier's names), export models/suitlook.onnx")
+    u.add_argument("--crops", type=Path, default=None, help="index crop folder (default datasets/build/crops)")
+    u.add_argument("--val-crops", type=Path, default=None,
+                   help="the per-epoch check's crops (default <crops>/val; the recipe uses datasets/facetune/crops/val)")
+    u.add_argument("--epochs", type=int, default=10)
+    u.add_argument("--samples-per-epoch", type=int, default=30000)
+    u.add_argument("--batch", type=int, default=128)
+    u.add_argument("--input", type=int, default=64, help="input px (the 64 px crops are shrunk to it)")
+    u.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
+    u.add_argument("--lr", type=float, default=3e-3)
+    u.add_argument("--name", default="suitlook", help="run folder under runs/")
+    u.add_argument("--init", type=Path, default=None, help="start from these weights (layers of the same shape)")
+    u.add_argument("--hours", type=float, default=None, help="stop after this long")
+    u.add_argument("--no-export", action="store_true", help="train only")
+    u.add_argument("--wire", action="store_true", help="also declare it in models/vision.json (the Detector uses it)")
+    u.add_argument("--weight", type=float, default=SUIT_WEIGHT, help="with --wire: exponent of the suit probabilities")
+    u.add_argument("--below", type=float, default=SUIT_BELOW,
+                   help="with --wire: only corners whose own best suit probability is below this get the suit look")
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -136,6 +160,21 @@ def run(args: argparse.Namespace) -> int:
         _cardface(train, None, train.BUILD / "faces", None, argparse.Namespace(
             epochs=10, input=64, lr=2e-3, name="cardface64", hours=0.75, init=train.RUNS / "cardface" / "last.pt",
             **{**face, "no_export": False, "wire": "card"}))
+        # session 6: the suit look at the 64 px corner crop, from the face's convolutions; then a second cycle on the
+        # scene crops plus font-glyph crops (datasets/suitglyphs), per-epoch check on the tuning set's crops
+        from vision.training.crop_mix import mix_crops
+
+        synth.build(REPO_DATA / "facetune", 0, 150, seed=1, workers=1)
+        tune = REPO_DATA / "facetune" / "crops" / "val"
+        suit = dict(batch=128, input=64, width=1, val_crops=tune, no_export=True, wire=False, below=SUIT_BELOW,
+                    weight=SUIT_WEIGHT, samples_per_epoch=30000)
+        _suitlook(train, train.BUILD / "crops", argparse.Namespace(
+            epochs=8, lr=3e-3, hours=0.8, name="suitlook", init=train.MODELS / "cardface.pt", **suit))
+        index_glyphs.write_glyph_crops(REPO_DATA / "suitglyphs" / "crops" / "train", 52 * 400, artwork.glyph_fonts())
+        mix_crops([(train.BUILD, 1), (REPO_DATA / "suitglyphs", 1)], REPO_DATA / "suitmix", val=tune)
+        _suitlook(train, REPO_DATA / "suitmix", argparse.Namespace(
+            epochs=6, lr=1.5e-3, hours=0.45, name="suitlook2g", init=train.RUNS / "suitlook" / "last.pt",
+            **{**suit, "no_export": False, "wire": True}))
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
@@ -156,6 +195,11 @@ def run(args: argparse.Namespace) -> int:
         if not (Path(crops) / "train").is_dir():
             raise UserError(f"{crops}/train not found: run `patience dataset faces` first")
         _cardface(train, None, crops, args.val_crops, args)
+    elif args.step == "suit":
+        crops = args.crops or train.BUILD / "crops"
+        if not (Path(crops) / "train").is_dir():
+            raise UserError(f"{crops}/train not found: run `patience dataset build` first")
+        _suitlook(train, crops, args)
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)
@@ -191,3 +235,21 @@ def _cardface(train, build, crops: Path, val_crops, args) -> None:
     print(f"exported {out}")
     if args.wire:
         print(f"declared in {train.write_face_manifest(weight=args.weight, fuse=args.wire)}")
+
+
+def _suitlook(train, crops: Path, args) -> None:
+    """The suit look: the corner-index crops labelled by suit, a CNN at ``args.input`` px, exported (LAST epoch) to
+    models/suitlook.onnx and, with ``args.wire``, declared in vision.json with fusion exponent ``args.weight``."""
+    budget = args.hours * 3600 if args.hours else None
+    run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
+                                     samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
+                                     val_crops=args.val_crops, time_budget_s=budget, init=args.init, target="suit")
+    print(f"suit look trained: {run_dir}")
+    if args.no_export:
+        return
+    out = train.export_classifier(run=run_dir, filename="suitlook", checkpoint="last.pt",
+                                  description=f"Patience Lens suit look (64 px corner-index crop shrunk to "
+                                              f"{args.input} px, RGB 0..1 -> probabilities of s h d c)")
+    print(f"exported {out}")
+    if args.wire:
+        print(f"declared in {train.write_suit_manifest(weight=args.weight, below=args.below)}")

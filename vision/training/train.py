@@ -133,6 +133,7 @@ def _note_time(run_dir: Path, seconds: float) -> None:
 CLASSIFIER_INPUT = 32  # px: the 64 px training crops are shrunk (INTER_AREA) to this; the CPU budget is small
 
 
+SUIT_CLASSES = ("s", "h", "d", "c")  # the suit look's classes, in CARD_NAMES' suit order
 CROPNET_WIDTH = 2  # the committed classifier; width 1 (16-32-64-64, ~0.2 M parameters) underfitted
 
 
@@ -254,12 +255,15 @@ def evaluate_classifier(model, x, y, torch, batch: int = 512):
 def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops: Path | None = None, name: str = "classifier",
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
                      val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None,
-                     input_size: int = CLASSIFIER_INPUT, width: int = CROPNET_WIDTH, val_crops: Path | None = None) -> Path:
+                     input_size: int = CLASSIFIER_INPUT, width: int = CROPNET_WIDTH, val_crops: Path | None = None,
+                     target: str = "card") -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
     budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops.
     ``init``: start from another run's weights; layers whose shape differs (the first FC when ``input_size``
     changes) start afresh. ``width``: the CNN's width (``make_cropnet``); ``val_crops``: the per-epoch check's crop
-    folder (default ``crops/val``); the whole-card face classifier uses both (``vision.training.faces``)."""
+    folder (default ``crops/val``); the whole-card face classifier uses both (``vision.training.faces``).
+    ``target="suit"``: the same card crops labelled by their suit only (``SUIT_CLASSES``: the "suit look" at a
+    corner index at a higher resolution than the card classifier's, fused into its probabilities by the detector)."""
     import numpy as np
 
     torch = _torch_one_thread()
@@ -267,9 +271,13 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
     crops = Path(crops or BUILD / "crops")
     run = RUNS / name
     run.mkdir(parents=True, exist_ok=True)
-    classes = crop_classes(crops)
+    classes = crop_classes(crops) if target == "card" else CARD_NAMES
     xtr, ytr = _load_crops(crops / "train", size=input_size, min_px=min_px, min_visible=min_visible, classes=classes)
     xva, yva = _load_crops(Path(val_crops or crops / "val"), size=input_size, classes=classes)
+    if target == "suit":  # CARD_NAMES runs suit by suit, 13 ranks each, in SUIT_CLASSES order
+        classes, ytr, yva = SUIT_CLASSES, ytr // 13, yva // 13
+    elif target != "card":
+        raise ValueError(f"target {target!r}: 'card' or 'suit'")
     sel = np.random.default_rng(seed).permutation(len(xva))[:val_limit]
     xva, yva = xva[sel], yva[sel]
     log(f"classifier: {len(xtr)} training crops, {len(xva)} held-out-design crops for the per-epoch check; "
@@ -314,7 +322,7 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
             sched.step()
             tot += float(loss.detach()) * len(idx)
         _, pred = evaluate_classifier(model, xva, yva, torch)
-        cards = yva < len(CARD_NAMES)
+        cards = yva < min(len(classes), len(CARD_NAMES))
         acc = float((pred[cards] == yva[cards]).mean())  # top-1 on the card crops (comparable with 52 classes)
         row = {"epoch": epoch, "loss": tot / len(perm), "val_top1": acc, "seconds": time.time() - te}
         note = ""
@@ -431,8 +439,9 @@ def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
                        "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
     }
     old = out / "vision.json"
-    if old.is_file() and "cardface" in json.loads(old.read_text()):  # the face classifier's entry stays
-        m["cardface"] = json.loads(old.read_text())["cardface"]
+    for key in ("cardface", "suitlook"):  # the second looks' entries stay
+        if old.is_file() and key in json.loads(old.read_text()):
+            m[key] = json.loads(old.read_text())[key]
     (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
     return out / "vision.json"
 
@@ -448,5 +457,21 @@ def write_face_manifest(out: Path = MODELS, weight: float = 1.0, fuse: str = "ca
     m = json.loads(path.read_text())
     m["cardface"] = {"file": file, "classes": classes, "crop_size": FACE_SIZE, "crop_pad": FACE_PAD,
                      "weight": weight, "fuse": fuse}
+    path.write_text(json.dumps(m, indent=1) + "\n")
+    return path
+
+
+def write_suit_manifest(out: Path = MODELS, weight: float = 1.0, below: float = 1.01,
+                        file: str = "suitlook.onnx") -> Path:
+    """Add the suit look to ``out/vision.json`` (``suitlook``: file, classes, crop recipe = the index crop's, the
+    exponent ``weight`` of its probabilities and ``below``: only corners whose own best suit is less sure get it)."""
+    from vision.training.scenes import CROP_EXPAND, CROP_SIZE
+
+    torch = _torch_one_thread()
+    classes = list(torch.load(out / Path(file).with_suffix(".pt").name, weights_only=False)["classes"])
+    path = out / "vision.json"
+    m = json.loads(path.read_text())
+    m["suitlook"] = {"file": file, "classes": classes, "crop_size": CROP_SIZE,
+                     "crop_pad": round((CROP_EXPAND - 1) / 2, 4), "weight": weight, "below": below}
     path.write_text(json.dumps(m, indent=1) + "\n")
     return path
