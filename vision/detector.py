@@ -169,7 +169,7 @@ class Detector:
 
     def _load_suit(self, path: Path, classes, threads: int) -> None:
         """The suit look and its 0/1 map from its suits to the corner classifier's card columns."""
-        self.suit = OnnxClassifier(path, classes, threads=threads)
+        self.suit = OnnxClassifier(path, classes, threads=1)  # a few crops a frame: a second thread's wake-up costs more
         suits = [c.strip().lower()[-1:] for c in self.suit.classes]
         if sorted(suits) != ["c", "d", "h", "s"]:
             raise ModelFileError(f"suit look {path} classes {self.suit.classes} are not the four suits s h d c")

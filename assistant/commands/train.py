@@ -22,7 +22,7 @@ import argparse
 from pathlib import Path
 
 REPO_DATA = Path(__file__).resolve().parents[2] / "datasets"
-SUIT_WEIGHT = 0.5  # the suit look's fusion exponent and gate, chosen on datasets/facetune (models/README.md)
+SUIT_WEIGHT = 1.0  # the suit look's fusion exponent and gate, chosen on datasets/facetune (models/README.md)
 SUIT_BELOW = 1.01
 
 
