@@ -128,3 +128,18 @@ def test_a_photo_read_in_many_passes_reports_progress_on_stderr(tmp_path):
     done, total = lines[-1].split("pass ")[1].split(" of ")
     assert int(done) == int(total) > 1
     assert len(out.stdout.splitlines()) == 1  # stdout stays one JSON line
+
+
+def test_the_table_reading_uses_the_table_models_where_the_folder_has_them(tmp_path):
+    """`detect --table` reads with <models>/table/ (tuned on fanned hands); a folder without one is used as it is."""
+    from vision.model_files import MANIFEST, ModelSpec, table_model_dir
+
+    assert table_model_dir(tmp_path) == tmp_path
+    (tmp_path / "table").mkdir()
+    assert table_model_dir(tmp_path) == tmp_path, "a table/ folder without a manifest is not a model folder"
+    (tmp_path / "table" / MANIFEST).write_text("{}")
+    assert table_model_dir(tmp_path) == tmp_path / "table"
+    spec = ModelSpec.from_dir(table_model_dir())  # the committed ones: every file they name is there
+    assert table_model_dir().name == "table"
+    for f in (spec.detector, spec.classifier, spec.face, spec.suit):
+        assert f is not None and f.is_file(), f

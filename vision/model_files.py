@@ -23,6 +23,18 @@ def default_model_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "models"
 
 
+#: The models for reading a whole table at leisure (``patience detect --table``): a detector and index classifier
+#: fine-tuned with fanned hands added (models/README.md, session 6), sharing the face and suit looks of the live ones.
+TABLE_SUBDIR = "table"
+
+
+def table_model_dir(model_dir: str | Path | None = None) -> Path:
+    """The ``table/`` folder inside the model folder when it has one (with a manifest), else the folder itself."""
+    base = Path(model_dir) if model_dir is not None else default_model_dir()
+    sub = base / TABLE_SUBDIR
+    return sub if (sub / MANIFEST).is_file() else base
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """What is in a model folder."""

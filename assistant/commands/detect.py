@@ -16,7 +16,9 @@ images are still processed, and the exit code is 2 if any failed.
 default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from.
 
 ``--table`` groups the cards into piles, each from its bottom card to its top (a fanned pile or hand shows the
-corner of each covered card): the basis for taking over a game in progress. ``--json`` then adds
+corner of each covered card): the basis for taking over a game in progress. It reads with ``models/table/`` (a
+detector and index classifier fine-tuned with fanned hands added; the live camera keeps the main models), also
+with ``--eval`` and ``--bench``. ``--json`` then adds
 ``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
 pile was seen whole, and the order of its corners is a guess).
 
@@ -67,7 +69,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-suit", action="store_true",
                         help="no suit look: corner suits from the 32 px classifier alone (as before models/suitlook.onnx)")
     parser.add_argument("--table", action="store_true",
-                        help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too)")
+                        help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too); "
+                             "reads with the models of <model folder>/table/ (tuned on fanned hands) where it has them")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
     parser.add_argument("--bench", action="store_true", help="time recognition per frame (median, p95) and exit")
     parser.add_argument("--bench-size", default="640x480", metavar="WxH",
@@ -123,8 +126,13 @@ def load_detector(args):
     from vision.detector import Detector
     from vision.onnx_backend import ModelFileError
 
+    model_dir = args.model
+    if getattr(args, "table", False):  # also with --eval / --bench: the figures of the table models
+        from vision.model_files import table_model_dir
+
+        model_dir = table_model_dir(args.model)  # the fan-tuned models, where the folder has them
     try:
-        return Detector(model_dir=args.model, conf_threshold=args.box_threshold,
+        return Detector(model_dir=model_dir, conf_threshold=args.box_threshold,
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None)
