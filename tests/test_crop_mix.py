@@ -42,3 +42,28 @@ def test_a_source_names_its_weight_after_a_colon():
     assert parse_source("datasets/build") == (parse_source("datasets/build:1")[0], 1)
     with pytest.raises(ValueError):
         parse_source("datasets/fanbuild:0")
+
+
+def test_scenes_of_several_builds_make_one_detector_folder_with_its_data_yaml(tmp_path):
+    from vision.training.crop_mix import mix_scenes
+
+    def build(root, split, stems, labelled):
+        for stem in stems:
+            (root / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
+            (root / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
+            (root / "detect" / "images" / split / f"{stem}.jpg").write_bytes(b"jpg")
+            if stem in labelled:
+                (root / "detect" / "labels" / split / f"{stem}.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+        return root
+
+    a = build(tmp_path / "a", "train", ["000000", "000001"], {"000000", "000001"})
+    fans = build(tmp_path / "fans", "train", ["000000", "000001"], {"000000"})  # 000001 still rendering
+    tune = build(tmp_path / "tune", "val", ["000000"], {"000000"})
+    made = mix_scenes([(a, 1), (fans, 2)], tmp_path / "det", tune)
+    assert list(made.values()) == [2, 1, 1]
+    out = tmp_path / "det"
+    assert sorted(p.name for p in (out / "images" / "train").iterdir()) == [
+        "m0_000000.jpg", "m0_000001.jpg", "m1_000000.jpg"]
+    assert (out / "labels" / "train" / "m1_000000.txt").read_text().startswith("0 ")
+    assert (out / "labels" / "val" / "v_000000.txt").is_file()
+    assert "train: images/train" in (out / "data.yaml").read_text()

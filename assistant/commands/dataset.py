@@ -62,7 +62,11 @@ def add_parser(subparsers) -> None:
                    help="build folders (as `dataset build --out` wrote them), each WEIGHT times (default 1)")
     m.add_argument("--out", type=Path, required=True, help="the crop folder to write (train/<class>/ links)")
     m.add_argument("--val", type=Path, default=None,
-                   help="a crop folder to link as <out>/val for the per-epoch check (e.g. datasets/facetune/crops/val)")
+                   help="a crop folder to link as <out>/val for the per-epoch check (e.g. datasets/facetune/crops/val); "
+                        "with --scenes: a build whose val scenes check the detector (e.g. datasets/facetune)")
+    m.add_argument("--scenes", action="store_true",
+                   help="link the builds' labelled training SCENES into a detector folder with data.yaml instead "
+                        "(patience train detector --data <out>/data.yaml)")
     m.set_defaults(func=run)
     v = sub.add_parser("video", help="render a video of a game played on a table, with its ground truth JSON "
                                      "(vision/training/game_video.py)")
@@ -123,15 +127,21 @@ def run(args: argparse.Namespace) -> int:
         return _negatives(args, artwork, _bar())
 
     if args.action == "mix":
-        from vision.training.crop_mix import mix_crops, parse_source
+        from vision.training.crop_mix import mix_crops, mix_scenes, parse_source
 
+        if args.scenes and args.val is None:
+            raise UserError("--scenes needs --val BUILD: the scenes that check the detector each epoch")
         try:
-            made = mix_crops([parse_source(s) for s in args.sources], args.out, val=args.val)
+            sources = [parse_source(s) for s in args.sources]
+            made = mix_scenes(sources, args.out, args.val) if args.scenes else mix_crops(sources, args.out, val=args.val)
         except (ValueError, FileNotFoundError) as exc:
             raise UserError(str(exc)) from None
         for src, n in made.items():
-            print(f"{src}: {n} crops linked")
-        print(f"crop folder: {args.out} (patience train classifier --crops {args.out})")
+            print(f"{src}: {n} {'scenes' if args.scenes else 'crops'} linked")
+        if args.scenes:
+            print(f"detector folder: {args.out} (patience train detector --data {args.out}/data.yaml)")
+        else:
+            print(f"crop folder: {args.out} (patience train classifier --crops {args.out})")
         return 0
     if args.action == "faces":
         return _faces(args, artwork, _bar())

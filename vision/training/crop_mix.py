@@ -59,3 +59,35 @@ def mix_crops(sources: list[tuple[Path, int]], out: Path, val: Path | None = Non
         if not link.exists():
             os.symlink(Path(val).resolve(), link)
     return made
+
+
+def mix_scenes(sources: list[tuple[Path, int]], out: Path, val: Path) -> dict[str, int]:
+    """A detector training folder of links (``out/images|labels/{train,val}`` + ``out/data.yaml``): the labelled
+    training scenes of each build (``<build>/detect``; ``weight`` is ignored: a scene is not repeated), the val
+    scenes of ``val`` (a build; use a tuning set, not a reported one). Returns scenes linked per source."""
+    out = Path(out)
+    made: dict[str, int] = {}
+
+    def link(detect: Path, split: str, prefix: str, dst: str) -> int:
+        n = 0
+        for img in sorted((detect / "images" / split).glob("*.jpg")):
+            lab = detect / "labels" / split / f"{img.stem}.txt"
+            if not lab.is_file():
+                continue  # still being rendered: its label file is written last
+            for src, kind, name in ((img, "images", img.name), (lab, "labels", lab.name)):
+                target = out / kind / dst / f"{prefix}{name}"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if not target.exists():
+                    os.symlink(src.resolve(), target)
+            n += 1
+        return n
+
+    for k, (build, _) in enumerate(sources):
+        detect = Path(build) / "detect"
+        if not (detect / "images" / "train").is_dir():
+            raise FileNotFoundError(f"{detect}/images/train not found: give folders that `patience dataset build` wrote")
+        made[str(build)] = link(detect, "train", f"m{k}_", "train")
+    made[f"{val} (val)"] = link(Path(val) / "detect", "val", "v_", "val")
+    (out / "data.yaml").write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
+                                   "names:\n  0: index\n  1: card\n")
+    return made
