@@ -445,8 +445,8 @@ def train_values(scoring: Scoring | str, adjacent: bool = False, iterations: int
                  deck_aware: bool = False, start: np.ndarray | None = None,
                  eval_decks: np.ndarray | None = None, progress=None) -> tuple[np.ndarray, list[float]]:
     """Learn the abstract line values by policy iteration in self-play: play ``games`` deals with the current
-    policy (``start``, a plain table, if given, else the random-fill table), average the final score of each line
-    by its abstract state and time (older iterations decay by ``decay``), and repeat. Sparse entries lean on a
+    policy (``start``, a plain or deck-aware table, if given, else the random-fill table), average the final score
+    of each line by its abstract state and time (older iterations decay by ``decay``), and repeat. Sparse entries lean on a
     prior: the same key pooled over time (plain keys), the plain key's value (deck-aware keys). Returns the table
     whose bare policy scored best on ``eval_decks`` and the bare policy's score after each iteration."""
     from assistant.advisors import poker_kernels as K
@@ -457,7 +457,10 @@ def train_values(scoring: Scoring | str, adjacent: bool = False, iterations: int
     if eval_decks is None:
         r = np.random.default_rng(seed + 10_000)
         eval_decks = np.array([r.permutation(52)[:25] for _ in range(20_000)])
-    mode, V = (1, start) if start is not None else (0, np.zeros((2, 26, K.N_KEYS)))
+    if start is None:
+        mode, V = 0, np.zeros((2, 26, K.N_KEYS))
+    else:  # a deck-aware start continues the training of a deck-aware table (issue 14)
+        mode, V = (2 if start.shape[-1] == K.N_KEYS2 else 1), start
     new_mode = 2 if deck_aware else 1
     S = C = None
     best, best_V, history = -1.0, V, []
@@ -505,7 +508,10 @@ def _main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - offli
     """Write poker_values.json: ``python -m assistant.advisors.poker_advisor [iterations] [games] [plain]``.
 
     Trains the plain tables of the four rule sets (only with ``plain``; otherwise those in the file are kept),
-    then the deck-aware tables of free placement, starting from the plain ones."""
+    then the deck-aware tables of free placement, starting from the plain ones.
+    ``python -m assistant.advisors.poker_advisor 2 1000000 continue english`` instead continues the training of
+    one deck-aware table from the one in the file (seed 7) and keeps it if its bare policy is better (issue 14:
+    English 50.8 -> 51.9)."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -514,6 +520,19 @@ def _main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - offli
     data = dict(_values_file())
     tables = dict(data.get("tables", {}))
     scores = dict(data.get("bare_policy_mean", {}))
+    if len(args) > 3 and args[2] == "continue":
+        name = _table_name(args[3], False)
+        start = _learned_table(args[3], False, True)
+        V, hist = train_values(args[3], False, iterations, games, deck_aware=True, start=start, seed=7,
+                               progress=lambda i, sc: print(f"{name} deck-aware iteration {i}: bare policy {sc:.2f}", flush=True))
+        key = name + " deck-aware"
+        if max(hist) > scores.get(key, -1.0):
+            data["tables2"] = {**data.get("tables2", {}), name: _pack(V)}
+            data["bare_policy_mean"] = {**scores, key: round(max(hist), 2)}
+            data["continued"] = {**data.get("continued", {}),
+                                 name: f"{iterations} iterations of {games} deals from the previous table, seed 7"}
+            VALUES_FILE.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        return 0
     if len(args) > 2 and args[2] == "plain" or not tables:
         for scoring in ("american", "english"):
             for adjacent in (False, True):
