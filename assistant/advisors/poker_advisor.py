@@ -446,9 +446,9 @@ def train_values(scoring: Scoring | str, adjacent: bool = False, iterations: int
                  eval_decks: np.ndarray | None = None, progress=None) -> tuple[np.ndarray, list[float]]:
     """Learn the abstract line values by policy iteration in self-play: play ``games`` deals with the current
     policy (``start``, a plain or deck-aware table, if given, else the random-fill table), average the final score
-    of each line by its abstract state and time (older iterations decay by ``decay``), and repeat. Sparse entries lean on a
-    prior: the same key pooled over time (plain keys), the plain key's value (deck-aware keys). Returns the table
-    whose bare policy scored best on ``eval_decks`` and the bare policy's score after each iteration."""
+    of each line by its abstract state and time (older iterations decay by ``decay``), and repeat. Sparse entries
+    lean on a prior: the same key pooled over time (plain keys), the plain key's value (deck-aware keys). Returns
+    the table whose bare policy scored best on ``eval_decks`` and the bare policy's score after each iteration."""
     from assistant.advisors import poker_kernels as K
 
     s = _scoring(scoring).value
