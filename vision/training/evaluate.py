@@ -60,7 +60,7 @@ class LabelledCard:
 class LabelledImage:
     path: Path
     cards: list[LabelledCard]
-    scenario: str = ""   # rendered sets: the scene's layout (tommy, poker, loose, closeup, fan); "" if unknown
+    scenario: str = ""   # rendered sets: the scenario of the scene's layout (SCENARIOS); "" if unknown
 
 
 def load_edje(folder: str | Path) -> list[LabelledImage]:
