@@ -52,37 +52,19 @@ def add_parser(subparsers) -> None:
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
     f = sub.add_parser("cardface", help="train the whole-card face classifier (the second look at cards seen whole) "
                                         "on `patience dataset faces` crops, export models/cardface.onnx")
-    f.add_argument("--crops", type=Path, default=None, help="face crop folder (default datasets/build/faces)")
-    f.add_argument("--val-crops", type=Path, default=None,
-                   help="the per-epoch check's crops (default <crops>/val; the recipe uses a separate tuning set)")
-    f.add_argument("--epochs", type=int, default=10)
-    f.add_argument("--samples-per-epoch", type=int, default=40000)
-    f.add_argument("--batch", type=int, default=128)
-    f.add_argument("--input", type=int, default=48, help="input px (the 64 px crops are shrunk to it)")
-    f.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
-    f.add_argument("--lr", type=float, default=3e-3)
-    f.add_argument("--name", default="cardface", help="run folder under runs/")
-    f.add_argument("--init", type=Path, default=None, help="start from this run's weights (layers of the same shape)")
-    f.add_argument("--hours", type=float, default=None, help="stop after this long")
-    f.add_argument("--no-export", action="store_true", help="train only")
+    _look_arguments(f, crops="face crop folder (default datasets/build/faces)",
+                    val="the per-epoch check's crops (default <crops>/val; the recipe uses a separate tuning set)",
+                    epochs=10, samples=40000, input_px=48, name="cardface",
+                    init="start from this run's weights (layers of the same shape)")
     f.add_argument("--wire", choices=("card", "suit"), default=None,
                    help="also declare it in models/vision.json with this fusion (the Detector then uses it)")
     f.add_argument("--weight", type=float, default=1.0, help="with --wire: exponent of the face probabilities")
     u = sub.add_parser("suit", help="train the suit look (4 suits from the 64 px corner-index crop, fused into the "
                                     "corner classifier's names), export models/suitlook.onnx")
-    u.add_argument("--crops", type=Path, default=None, help="index crop folder (default datasets/build/crops)")
-    u.add_argument("--val-crops", type=Path, default=None,
-                   help="the per-epoch check's crops (default <crops>/val; the recipe uses datasets/facetune/crops/val)")
-    u.add_argument("--epochs", type=int, default=10)
-    u.add_argument("--samples-per-epoch", type=int, default=30000)
-    u.add_argument("--batch", type=int, default=128)
-    u.add_argument("--input", type=int, default=64, help="input px (the 64 px crops are shrunk to it)")
-    u.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
-    u.add_argument("--lr", type=float, default=3e-3)
-    u.add_argument("--name", default="suitlook", help="run folder under runs/")
-    u.add_argument("--init", type=Path, default=None, help="start from these weights (layers of the same shape)")
-    u.add_argument("--hours", type=float, default=None, help="stop after this long")
-    u.add_argument("--no-export", action="store_true", help="train only")
+    _look_arguments(u, crops="index crop folder (default datasets/build/crops)",
+                    val="the per-epoch check's crops (default <crops>/val; the recipe uses datasets/facetune/crops/val)",
+                    epochs=10, samples=30000, input_px=64, name="suitlook",
+                    init="start from these weights (layers of the same shape)")
     u.add_argument("--wire", action="store_true", help="also declare it in models/vision.json (the Detector uses it)")
     u.add_argument("--weight", type=float, default=SUIT_WEIGHT, help="with --wire: exponent of the suit probabilities")
     u.add_argument("--below", type=float, default=SUIT_BELOW,
@@ -212,6 +194,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"metrics written to {out}")
     return 0
 
+
+
+def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input_px: int, name: str, init: str) -> None:
+    """The options the second-look classifiers (face, suit) share; the helps and defaults differ by look."""
+    p.add_argument("--crops", type=Path, default=None, help=crops)
+    p.add_argument("--val-crops", type=Path, default=None, help=val)
+    p.add_argument("--epochs", type=int, default=epochs)
+    p.add_argument("--samples-per-epoch", type=int, default=samples)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--input", type=int, default=input_px, help="input px (the 64 px crops are shrunk to it)")
+    p.add_argument("--width", type=int, default=1, help="CNN width (make_cropnet: 1 = conv 16-32-64-64)")
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--name", default=name, help="run folder under runs/")
+    p.add_argument("--init", type=Path, default=None, help=init)
+    p.add_argument("--hours", type=float, default=None, help="stop after this long")
+    p.add_argument("--no-export", action="store_true", help="train only")
 
 def _cardface(train, build, crops: Path, val_crops, args) -> None:
     """Whole-card crops (when ``build`` is given), the face classifier, its export to models/cardface.onnx (the
