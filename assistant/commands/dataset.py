@@ -3,6 +3,7 @@
     patience dataset fetch                 # apt-get download + dpkg -x the free decks, rasterise, find indices
     patience dataset build --train 3000 --val 300 --workers 2
     patience dataset sheet                 # contact sheets of the decks with their index boxes (to check by eye)
+    patience dataset procedural --count 40 --seed 0   # procedurally drawn decks (vision/training/procedural_decks.py)
     patience dataset glyphs --count 20800  # synthetic corner-index crops in many fonts (crops/train/<card>/g*.png)
     patience dataset negatives             # crops that show no index, for the classifier's "none" class
     patience dataset faces                 # whole-card crops (build/faces/{train,val}) for the face classifier
@@ -34,7 +35,16 @@ def add_parser(subparsers) -> None:
     b.add_argument("--layout", choices=("tommy", "poker", "loose", "closeup", "fan"), default=None,
                    help="every scene of this one layout (default: the training mix; 'fan' = hands of cards, for "
                         "testing; use a separate --out)")
+    b.add_argument("--procedural-share", type=float, default=0.0, metavar="P",
+                   help="share of the TRAINING tables drawn with procedural decks (`dataset procedural`), 0..1 "
+                        "(default 0: the artwork decks only, as every build before; val scenes never use them)")
     b.set_defaults(func=run)
+    pr = sub.add_parser("procedural", help="draw complete decks procedurally (fonts, varied pips and colours, "
+                                           "four-colour decks) into the artwork cache, for `dataset build "
+                                           "--procedural-share`")
+    pr.add_argument("--count", type=int, default=40, help="decks to draw (default 40)")
+    pr.add_argument("--seed", type=int, default=0, help="deck k is drawn from (seed, k); names proc-s<seed>-<k>")
+    pr.set_defaults(func=run)
     s = sub.add_parser("sheet", help="write contact sheets of every deck with its index box")
     s.set_defaults(func=run)
     g = sub.add_parser("glyphs", help="render synthetic corner-index crops from many fonts and drawn suit pips")
@@ -102,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet, glyphs, negatives, faces, mix or video (patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, procedural, glyphs, negatives, faces, mix or video "
+                        "(patience dataset --help)")
     if args.action == "video":
         return _video(args)
     from vision.training import artwork
@@ -122,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "glyphs":
         return _glyphs(args, artwork, _bar())
+    if args.action == "procedural":
+        return _procedural(args, artwork, _bar())
 
     if args.action == "negatives":
         return _negatives(args, artwork, _bar())
@@ -159,8 +172,13 @@ def run(args: argparse.Namespace) -> int:
                 tasks[split] = bar.add_task(f"{split} scenes", total=total, completed=done)
             bar.update(tasks[split], completed=done)
 
-        made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
-                           layout=args.layout)
+        if not 0.0 <= args.procedural_share <= 1.0:
+            raise UserError("--procedural-share must be between 0 and 1")
+        try:
+            made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
+                               layout=args.layout, procedural_share=args.procedural_share)
+        except FileNotFoundError as exc:
+            raise UserError(str(exc)) from None
     print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")
     return 0
 
@@ -196,6 +214,28 @@ def _glyphs(args: argparse.Namespace, artwork, bar) -> int:
         made = write_glyph_crops(out, args.count, fonts, seed=args.seed,
                                  progress=lambda done: bar.update(task, completed=done))
     print(f"{made} glyph crops written ({args.count - made} already there) from {len(fonts)} fonts under {out}")
+    return 0
+
+
+def _procedural(args: argparse.Namespace, artwork, bar) -> int:
+    """Draw ``args.count`` procedural decks into the artwork cache (``write_procedural_decks``)."""
+    from assistant.cli import UserError
+
+    try:
+        from vision.training.procedural_decks import write_procedural_decks
+    except ImportError as exc:  # PIL: a training-time dependency
+        raise UserError(f"the deck drawing needs Pillow ({exc})") from exc
+    if args.count < 1:
+        raise UserError("--count must be at least 1")
+    fonts = artwork.glyph_fonts() if (artwork.CACHE / "fonts").is_dir() else []
+    with bar:
+        task = bar.add_task("procedural decks", total=args.count)
+        made = write_procedural_decks(args.count, seed=args.seed, fonts=fonts,
+                                      progress=lambda done: bar.update(task, completed=done))
+    four = sum(m["style"]["four_colour"] for m in made.values())
+    print(f"{len(made)} procedural decks ({four} four-colour) drawn with {len(fonts) or 'Hershey'} fonts into "
+          f"{artwork.CACHE / 'cards'}; listed in decks.json (procedural: true). Use them with "
+          f"`patience dataset build --procedural-share P`; check them with `patience dataset sheet`.")
     return 0
 
 
@@ -274,7 +314,8 @@ def _video(args: argparse.Namespace) -> int:
                 raise UserError(f"--deck {args.deck!r}: not a rasterised deck; one of {', '.join(sorted(info))}")
             deck = args.deck
         else:
-            names = sorted(n for n, m in info.items() if bool(m["held_out"]) == bool(args.held_out))
+            names = sorted(n for n, m in info.items()
+                           if bool(m["held_out"]) == bool(args.held_out) and not m.get("procedural"))
             if not names:
                 raise UserError("no such deck in the cache")
             deck = names[args.seed % len(names)]

@@ -305,14 +305,20 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
             continue
         info[src.name] = {"index_box": [round(v, 4) for v in box], "held_out": src.name in HELD_OUT}
         log(f"{src.name}: index box {info[src.name]['index_box']}")
-    (cache / "cards" / "decks.json").write_text(json.dumps(info, indent=1))
+    index = cache / "cards" / "decks.json"
+    if index.exists():  # the procedural decks (``patience dataset procedural``) stay listed
+        info.update({n: m for n, m in json.loads(index.read_text()).items() if m.get("procedural")})
+    index.write_text(json.dumps(info, indent=1))
     return info
 
 
-def load_decks(cache: Path = CACHE, held_out: bool | None = None) -> dict[str, list]:
+def load_decks(cache: Path = CACHE, held_out: bool | None = None, procedural: bool | None = False) -> dict[str, list]:
     """Deck name -> list of ``vision.training.scenes.Face`` (52 each) from the rasterised cache and ``decks.json``.
 
     ``held_out``: None = all decks, True = only the held-out designs, False = only the training designs.
+    ``procedural``: False (default) = the artwork decks only, True = only the procedural decks
+    (``vision.training.procedural_decks``, never held out), None = both. The default keeps every seeded scene of
+    the builds made before the procedural decks existed as it was.
     """
     from vision.training.scenes import Face
 
@@ -320,6 +326,8 @@ def load_decks(cache: Path = CACHE, held_out: bool | None = None) -> dict[str, l
     out = {}
     for name, meta in sorted(info.items()):
         if held_out is not None and bool(meta["held_out"]) != held_out:
+            continue
+        if procedural is not None and bool(meta.get("procedural")) != procedural:
             continue
         box = tuple(meta["index_box"])
         out[name] = [Face(c, load_face(cache / "cards" / name / f"{c}.png"), box, name) for c in CARD_NAMES]
@@ -333,12 +341,16 @@ def contact_sheets(cache: Path = CACHE) -> Path:
     out = cache / "sheets"
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for src in DECKS:
-        d = cache / "cards" / src.name
+    index = cache / "cards" / "decks.json"
+    listed = json.loads(index.read_text()) if index.exists() else {}
+    procedural = sorted(n for n, m in listed.items() if m.get("procedural"))
+    for name in [src.name for src in DECKS] + procedural:
+        d = cache / "cards" / name
         if not (d / "Ks.png").exists():
             continue
         faces = {p.stem: load_face(p) for p in d.glob("*.png") if not p.stem.startswith("_")}
-        db = deck_index_box(faces)
+        # the procedural decks' box is known exactly (red); the artwork decks' is measured from the ink
+        db = tuple(listed[name]["index_box"]) if name in procedural else deck_index_box(faces)
         tiles = []
         for n in ("Ah", "10s", "Jh", "Qs", "Kd", "6c", "9d"):
             f = faces[n]
@@ -352,7 +364,7 @@ def contact_sheets(cache: Path = CACHE) -> Path:
                 cv2.rectangle(im, (int(db[0] * w), int(db[1] * h)), (int(db[2] * w), int(db[3] * h)), (0, 0, 255), 1)
             tiles.append(cv2.resize(im, (160, 240)))
         row = np.hstack(tiles)
-        label = src.name + (" (excluded)" if src.name in DECKS_EXCLUDED else "") + (" (held out)" if src.name in HELD_OUT else "")
+        label = name + (" (excluded)" if name in DECKS_EXCLUDED else "") + (" (held out)" if name in HELD_OUT else "")
         cv2.putText(row, label, (5, 235), 0, 0.6, (255, 0, 255), 2)
         rows.append(row)
     for i in range(0, len(rows), 6):

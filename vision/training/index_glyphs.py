@@ -195,6 +195,12 @@ _SHAPES = {"h": _heart_shape, "s": _spade_shape, "c": _club_shape, "d": _diamond
 def draw_pip(suit: str, rng: np.random.Generator, width: float) -> np.ndarray:
     """uint8 mask of a procedurally drawn suit pip about ``width`` pixels wide, cropped to its ink."""
     circles, polys = _SHAPES[suit](rng)
+    return draw_shape(circles, polys, width)
+
+
+def draw_shape(circles, polys, width: float) -> np.ndarray:
+    """uint8 mask of a unit shape (filled circles ``(centre, r)`` + filled polygons) drawn ``width`` pixels wide,
+    anti-aliased, cropped to its ink (shared with ``vision.training.procedural_decks``' pip variants)."""
     pts = np.vstack([np.vstack(polys)] + [np.array([c - r, c + r]) for c, r in circles])
     lo, hi = pts.min(0), pts.max(0)
     scale = width / (hi[0] - lo[0])

@@ -34,10 +34,12 @@ MIN_CROP_PX: float = float(_MIX["min_crop_px"])  # smaller indices (longest side
 TWO_DECK_SHARE: float = float(_MIX["two_deck_share"])
 
 _DECKS: dict | None = None
+_PROCEDURAL: dict = {}  # the procedural decks (training split, ``procedural_share`` > 0 only)
+_SHARE = 0.0
 
 
-def _init(cache: str, split: str) -> None:
-    global _DECKS
+def _init(cache: str, split: str, procedural_share: float = 0.0) -> None:
+    global _DECKS, _PROCEDURAL, _SHARE
     from vision.training.artwork import load_decks
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -45,10 +47,19 @@ def _init(cache: str, split: str) -> None:
 
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(cache), held_out=(split == "val"))
+    # val scenes are made of the held-out designs only: never of procedural decks
+    _SHARE = procedural_share if split == "train" else 0.0
+    _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=True) if _SHARE > 0 else {}
+    if _SHARE > 0 and not _PROCEDURAL:
+        raise FileNotFoundError("no procedural decks in the cache: run `patience dataset procedural` first")
 
 
-def pick_faces(decks: dict, rng: np.random.Generator) -> list:
-    """52 distinct cards, usually all from one deck (a real table), sometimes from two."""
+def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = None, share: float = 0.0) -> list:
+    """52 distinct cards, usually all from one deck (a real table), sometimes from two. With ``share`` > 0 the
+    table's decks come from ``procedural`` with that probability (one more draw of ``rng``; with ``share`` 0 the
+    generator is used exactly as before, so older builds' seeds give the same scenes)."""
+    if share > 0 and procedural and rng.random() < share:
+        decks = procedural
     names = sorted(decks)
     main = names[rng.integers(len(names))]
     faces = list(decks[main])
@@ -61,7 +72,7 @@ def pick_faces(decks: dict, rng: np.random.Generator) -> list:
 
 def render_one(seed: int, split: str, i: int, layout: str | None = None):
     rng = np.random.default_rng([seed, SPLITS[split], i])
-    faces = pick_faces(_DECKS, rng)
+    faces = pick_faces(_DECKS, rng, _PROCEDURAL, _SHARE)
     size = OUT_SIZES[rng.integers(len(OUT_SIZES))]
     return scenes.render_scene(faces, rng, out_size=size, layout=layout), rng
 
@@ -118,9 +129,10 @@ def prepare_dirs(out: Path) -> None:
 
 
 def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, cache: Path = CACHE, progress=None,
-          layout: str | None = None) -> dict:
+          layout: str | None = None, procedural_share: float = 0.0) -> dict:
     """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called.
-    ``layout``: every scene of this one layout (e.g. ``"fan"``) instead of the default mix."""
+    ``layout``: every scene of this one layout (e.g. ``"fan"``) instead of the default mix.
+    ``procedural_share``: the share of training tables drawn with procedural decks (0 = none, 1 = all)."""
     import multiprocessing as mp
 
     out = Path(out)
@@ -136,11 +148,11 @@ def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, 
             made[split] = 0
             continue
         if workers <= 1:
-            _init(str(cache), split)
+            _init(str(cache), split, procedural_share)
             it = map(_work, todo)
             pool = None
         else:
-            pool = mp.get_context("fork").Pool(workers, initializer=_init, initargs=(str(cache), split))
+            pool = mp.get_context("fork").Pool(workers, initializer=_init, initargs=(str(cache), split, procedural_share))
             it = pool.imap_unordered(_work, todo, chunksize=4)
         k = 0
         for r in it:
@@ -190,7 +202,8 @@ def relabel(out: Path, old_info: dict, new_info: dict, seed: int = 0, log=print)
     stats = {"images": 0, "moved": 0}
     for split in SPLITS:
         held = split == "val"
-        decks = {d: [(d, n) for n in names] for d, m in new_info.items() if bool(m["held_out"]) == held}
+        decks = {d: [(d, n) for n in names] for d, m in new_info.items()
+                 if bool(m["held_out"]) == held and not m.get("procedural")}
         if not changed & set(decks):
             continue
         for mf in sorted((out / "detect" / "meta" / split).glob("*.json")):
