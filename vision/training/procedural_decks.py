@@ -71,10 +71,11 @@ def _club_variant(rng):
 
 
 def _spade_variant(rng):
-    """A spade of two big lobes (fat) or small ones, a short or tall point, a thin or thick stem."""
+    """A spade of two big lobes (fat) or small ones, a short or tall point, a thin or thick stem. The point always
+    stands clear of the lobes (a spade with a rounded top is a club at 32 px: the gnome-plastic confusion)."""
     r = rng.uniform(0.22, 0.31)
     a = 0.5 - r
-    tip = np.array([0.0, -rng.uniform(0.35, 0.9)])
+    tip = np.array([0.0, -(r + rng.uniform(0.2, 0.55))])
     cl, cr = np.array([-a, 0.0]), np.array([a, 0.0])
     if rng.random() < 0.5:
         left = np.array([ig._tangent(cl, r, tip, -1), tip])
