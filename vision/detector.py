@@ -151,21 +151,27 @@ class Detector:
         self.face_suit_weight = self.spec.face_suit_weight if face_suit_weight is None else float(face_suit_weight)
         if self.face_fuse not in FACE_FUSIONS:
             raise ValueError(f"face_fuse {self.face_fuse!r}: one of {', '.join(FACE_FUSIONS)}")
-        face_path = Path(face_model) if face_model is not None else self.spec.face
-        if face is not False and face_path is not None and self.classifier is not None:
-            if face_path.is_file():
-                self._load_face(face_path, self.spec.face_classes if face_model is None else None, threads)
-            elif face is True or face_model is not None:
-                raise ModelFileError(f"face classifier {face_path} not found")
+        face_path = self._second_look("face classifier", face, face_model, self.spec.face)
+        if face_path is not None:
+            self._load_face(face_path, self.spec.face_classes if face_model is None else None, threads)
         self.suit = None
         self.suit_weight = self.spec.suit_weight if suit_weight is None else float(suit_weight)
         self.suit_below = self.spec.suit_below if suit_below is None else float(suit_below)
-        suit_path = Path(suit_model) if suit_model is not None else self.spec.suit
-        if suit is not False and suit_path is not None and self.classifier is not None:
-            if suit_path.is_file():
-                self._load_suit(suit_path, self.spec.suit_classes if suit_model is None else None, threads)
-            elif suit is True or suit_model is not None:
-                raise ModelFileError(f"suit look {suit_path} not found")
+        suit_path = self._second_look("suit look", suit, suit_model, self.spec.suit)
+        if suit_path is not None:
+            self._load_suit(suit_path, self.spec.suit_classes if suit_model is None else None, threads)
+
+    def _second_look(self, what: str, wanted: bool | None, given: str | Path | None, declared: Path | None) -> Path | None:
+        """The file of an optional second look (face, suit) to load, or None: used when the folder declares it (or a
+        file is given) unless switched off; asked for (``wanted`` True or a file given) but missing is an error."""
+        path = Path(given) if given is not None else declared
+        if wanted is False or path is None or self.classifier is None:
+            return None
+        if path.is_file():
+            return path
+        if wanted is True or given is not None:
+            raise ModelFileError(f"{what} {path} not found")
+        return None
 
     def _load_suit(self, path: Path, classes, threads: int) -> None:
         """The suit look and its 0/1 map from its suits to the corner classifier's card columns."""
