@@ -16,6 +16,7 @@ import pytest
 
 from vision.card_names import CARD_NAMES
 from vision.detector import Detector
+from vision.onnx_backend import ModelFileError
 
 FAKE = Path(__file__).parent / "fixtures" / "fake_models"
 SUITS = ["s", "h", "d", "c"]
@@ -103,3 +104,14 @@ def test_a_suit_look_must_name_the_four_suits(tmp_path):
         Detector(model_dir=suit_models(tmp_path, classes=["s", "h", "d", "x"]))
     with pytest.raises(Exception):
         Detector(model_dir=FAKE, suit_model=tmp_path / "missing.onnx")
+
+
+def test_a_declared_suit_look_whose_file_is_missing_is_skipped_unless_asked_for(tmp_path):
+    folder = suit_models(tmp_path)
+    (folder / "suitlook.onnx").unlink()
+    assert Detector(model_dir=folder).suit is None  # declared, file gone: corners are read without it
+    with pytest.raises(ModelFileError, match="suit look .*suitlook.onnx not found"):
+        Detector(model_dir=folder, suit=True)
+    with pytest.raises(ModelFileError, match="suit look .*other.onnx not found"):
+        Detector(model_dir=folder, suit_model=tmp_path / "other.onnx")
+    assert Detector(model_dir=suit_models(tmp_path / "b"), suit=False).suit is None
