@@ -195,7 +195,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input_px: int, name: str, init: str) -> None:
     """The options the second-look classifiers (face, suit) share; the helps and defaults differ by look."""
     p.add_argument("--crops", type=Path, default=None, help=crops)
@@ -210,6 +209,7 @@ def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input
     p.add_argument("--init", type=Path, default=None, help=init)
     p.add_argument("--hours", type=float, default=None, help="stop after this long")
     p.add_argument("--no-export", action="store_true", help="train only")
+
 
 def _cardface(train, build, crops: Path, val_crops, args) -> None:
     """Whole-card crops (when ``build`` is given), the face classifier, its export to models/cardface.onnx (the

@@ -29,10 +29,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.card_names import CARD_NAMES, RANKS, RED_SUITS, rank_of, suit_of
-from vision.training import index_glyphs as ig
+from vision.card_names import CARD_NAMES, RANKS, rank_of, suit_of
+from vision.training import artwork, index_glyphs as ig
+from vision.training.artwork import RASTER_WIDTH  # the artwork cache's card width
 
-RASTER_WIDTH = 240  # the artwork cache's card width (artwork.RASTER_WIDTH; not imported: tests run without it)
 OVERSAMPLE = 2
 PROC_STREAM = 7  # seed stream of the procedural decks (scenes use 0/1, glyph crops 2)
 CLEARANCE = 0.035  # of the card width: no other ink this close to the index box
@@ -444,8 +444,6 @@ def write_procedural_decks(count: int, seed: int = 0, cache: Path | None = None,
     ``cache/cards/<deck>/<card>.png`` and their entries (``held_out: false``, ``procedural: true``) into
     ``cache/cards/decks.json`` (other entries kept). ``fonts``: rank fonts (default ``artwork.glyph_fonts(cache)``;
     none found: Hershey fonts). Returns the new entries; ``progress(done)`` after each deck."""
-    from vision.training import artwork
-
     cache = Path(cache) if cache is not None else artwork.CACHE
     if fonts is None:
         fonts = artwork.glyph_fonts(cache) if (cache / "fonts").is_dir() else []
@@ -486,4 +484,4 @@ def ink_colour_of(face: np.ndarray, box) -> np.ndarray:
 
 
 __all__ = ["draw_deck", "write_procedural_decks", "index_layout", "draw_style", "DeckStyle", "PIP_LAYOUTS",
-           "RED_SUITS", "ink_colour_of"]
+           "ink_colour_of"]
