@@ -39,6 +39,7 @@ import numpy as np
 from vision.card_names import CARD_NAMES, NONE_CLASS, CardNameError, is_card_name_list, normalize_card
 from vision.boxes import box_ioa, box_iou
 from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
+from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
 from vision.grouping import DEFAULT_REACH, group_cards
@@ -99,7 +100,9 @@ class Detector:
     probabilities; "card" fuses all 52 names, "suit" / "rank" only the face's suit / rank, "rank+suit" both
     marginals, the suit's with its own exponent); ``suit``: None uses the suit look when the model folder declares
     one, False never; ``suit_model`` / ``suit_weight`` / ``suit_below``: another ONNX suit look, the exponent of its
-    probabilities, the corners it reads (those whose own best suit probability is below this).
+    probabilities, the corners it reads (those whose own best suit probability is below this); ``balance``: a photo
+    (no previous frame) is taken to show one deck, and the suit odds of its corners are shifted where their reading
+    has far too few of one suit of a colour (``vision.deck_suits``; the photo commands, not the camera).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -110,7 +113,7 @@ class Detector:
                  face_weight: float | None = None, face_fuse: str | None = None,
                  face_suit_weight: float | None = None, suit: bool | None = None,
                  suit_model: str | Path | None = None, suit_weight: float | None = None,
-                 suit_below: float | None = None):
+                 suit_below: float | None = None, balance: bool = False):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -145,6 +148,8 @@ class Detector:
         self.reach = reach
         self.share_confidence = share_confidence
         self.tta_below = tta_below
+        self.balance = balance
+        self.suit_shifts: dict[str, float] = {}  # the last photo's (``balance``)
         self.face = None
         self.face_weight = self.spec.face_weight if face_weight is None else float(face_weight)
         self.face_fuse = self.spec.face_fuse if face_fuse is None else face_fuse
@@ -287,7 +292,13 @@ class Detector:
                 probs[later[sure]] = probs[partner[sure]]
                 self._classify(image_bgr, boxes, later[~sure], card, card_conf, probs)
             if self.face is not None and len(todo):  # the second look at corners inside whole-card boxes
-                self._set_names(todo, self.fuse_faces(image_bgr, boxes, todo, probs[todo]), card, card_conf)
+                probs[todo] = self.fuse_faces(image_bgr, boxes, todo, probs[todo])
+                self._set_names(todo, probs[todo], card, card_conf)
+            self.suit_shifts = {}
+            if self.balance and previous is None and len(todo):  # one deck in the photo: its suits' balance
+                probs[todo], self.suit_shifts = balance_suits(probs[todo], self.classifier_names)
+                if self.suit_shifts:
+                    self._set_names(todo, probs[todo], card, card_conf)
         data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature}
         return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data), reused
 

@@ -66,6 +66,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-face", action="store_true",
                         help="no second look at whole cards: names from the corner indices alone (as before the face "
                              "classifier, models/cardface.onnx)")
+    parser.add_argument("--no-balance", action="store_true",
+                        help="take the classifier's suits as they are, even where a photo's cards then hold far too "
+                             "few of one suit of a colour for one deck (vision/deck_suits.py)")
     parser.add_argument("--no-suit", action="store_true",
                         help="no suit look: corner suits from the 32 px classifier alone (as before models/suitlook.onnx)")
     parser.add_argument("--table", action="store_true",
@@ -135,7 +138,8 @@ def load_detector(args):
         return Detector(model_dir=model_dir, conf_threshold=args.box_threshold,
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
-                        suit=False if getattr(args, "no_suit", False) else None)
+                        suit=False if getattr(args, "no_suit", False) else None,
+                        balance=not getattr(args, "no_balance", False))
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -205,24 +206,28 @@ def top_names(detector, p, top: int = 5) -> list[tuple]:
     return out
 
 
-def classify_boxes(detector, image, boxes, top: int = 5) -> list[tuple]:
-    """The classifier's ``top`` names for the corner index in each box."""
+def classify_boxes(detector, image, boxes, top: int = 5, shifts: dict[str, float] | None = None) -> list[tuple]:
+    """The classifier's ``top`` names for the corner index in each box (with the photo's suit ``shifts``)."""
+    from vision.deck_suits import apply_shifts
+
     if detector.classifier is None:
         return [() for _ in boxes]
-    return top_names(detector, class_probabilities(detector, image, boxes), top)
+    p = apply_shifts(class_probabilities(detector, image, boxes), detector.classifier_names, shifts or {})
+    return top_names(detector, p, top)
 
 
 def detect_with_probabilities(detector, image):
-    """``(DetectionResult, corner_probs)``: the detector's result, with every corner index classified once and its
-    best names kept (``Detector.detect`` keeps only the best one): the deck rule's second choices. None for
-    whole-card boxes."""
+    """``(DetectionResult, corner_probs, suit_shifts)``: the detector's result, with every corner index classified
+    once and its best names kept (``Detector.detect`` keeps only the best one): the deck rule's second choices. None
+    for whole-card boxes. ``suit_shifts``: the photo's own balance of suits (``vision.deck_suits``), applied."""
     import numpy as np
 
+    from vision.deck_suits import balance_suits
     from vision.detections import Detections
 
     if detector.classifier is None:  # a detector that names cards itself
         result = detector.detect(image)
-        return result, [None] * len(result.detections)
+        return result, [None] * len(result.detections), {}
     boxes, passes = detector.find_boxes(image)
     n = len(boxes)
     label = np.array([detector.labels[c] if 0 <= c < len(detector.labels) else str(c) for c in boxes.class_id],
@@ -234,6 +239,7 @@ def detect_with_probabilities(detector, image):
     p = class_probabilities(detector, image, boxes.xyxy[idx])
     if getattr(detector, "face", None) is not None:  # the second look at cards boxed whole (Detector.fuse_faces)
         p = detector.fuse_faces(image, boxes, idx, p)
+    p, shifts = balance_suits(p, detector.classifier_names)
     if len(idx):
         best = p.argmax(axis=1)
         card[idx] = [detector.classifier_names[b] for b in best]  # "" where the answer is 'none'
@@ -244,14 +250,14 @@ def detect_with_probabilities(detector, image):
                        data={**boxes.data, "label": label, "card": card, "card_confidence": card_conf})
     result = detector.assemble(named, image.shape[:2])
     result.tiles = passes
-    return result, probs
+    return result, probs, shifts
 
 
 def _read(detector, image):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
 
-    result, corner_probs = detect_with_probabilities(detector, image)
+    result, corner_probs, shifts = detect_with_probabilities(detector, image)
     sightings, centres = sightings_from_detection(result, corner_probs)
     centres = centres if len(centres) >= 4 else None
     reading = grid_from_cards(sightings, centres)
@@ -259,13 +265,27 @@ def _read(detector, image):
     if probes:
         boxes = [b for bs in probes.values() for b in bs]
         extra = [Sighting("", 0.0, tuple(float(v) for v in b), probs=probs, weight=PROBE_WEIGHT)
-                 for b, probs in zip(boxes, classify_boxes(detector, image, boxes))]
+                 for b, probs in zip(boxes, classify_boxes(detector, image, boxes, shifts=shifts))]
         probed = grid_from_cards(sightings + [e for e in extra if e.probs], centres)
         if sum(c is not None for c in probed.cells) > sum(c is not None for c in reading.cells):
             probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
             reading = probed
+    reading.notes.extend(suit_notes(shifts))
     return reading, result
+
+
+def suit_notes(shifts: dict[str, float]) -> list[str]:
+    """Say when the photo's own balance of suits changed the classifier's odds (``vision.deck_suits``)."""
+    pairs = {"cs": ("clubs", "spades"), "dh": ("diamonds", "hearts")}
+    out = []
+    for pair, s in sorted(shifts.items()):
+        a, b = pairs[pair]
+        favoured, other = (a, b) if s > 0 else (b, a)
+        out.append(f"{a} against {b}: odds moved {math.exp(abs(s)):.0f} to 1 towards {favoured}: read as the "
+                   f"classifier had it, this photo had too few {favoured} and too many {other} for one deck (a design "
+                   "read with a bias)")
+    return out
 
 
 def _clean(reading) -> bool:
