@@ -137,9 +137,9 @@ def run(args: argparse.Namespace) -> int:
         # one had the first 3000 and a separate tuning set, datasets/facetune, for its per-epoch check): 48 px, then
         # 64 px from its convolutions; the last epoch, fused by card at weight 0.5
         face = dict(samples_per_epoch=30000, batch=128, width=1, no_export=True, wire=None, weight=0.5, val_crops=None)
-        _cardface(train, train.BUILD, train.BUILD / "faces", None, argparse.Namespace(
+        _cardface(train, train.BUILD, train.BUILD / "faces", argparse.Namespace(
             epochs=8, input=48, lr=3e-3, name="cardface", hours=0.95, init=None, **face))
-        _cardface(train, None, train.BUILD / "faces", None, argparse.Namespace(
+        _cardface(train, None, train.BUILD / "faces", argparse.Namespace(
             epochs=10, input=64, lr=2e-3, name="cardface64", hours=0.75, init=train.RUNS / "cardface" / "last.pt",
             **{**face, "no_export": False, "wire": "card"}))
         # session 6: the suit look at the 64 px corner crop, from the face's convolutions; then a second cycle on the
@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         crops = args.crops or train.BUILD / "faces"
         if not (Path(crops) / "train").is_dir():
             raise UserError(f"{crops}/train not found: run `patience dataset faces` first")
-        _cardface(train, None, crops, args.val_crops, args)
+        _cardface(train, None, crops, args)
     elif args.step == "suit":
         crops = args.crops or train.BUILD / "crops"
         if not (Path(crops) / "train").is_dir():
@@ -211,43 +211,43 @@ def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input
     p.add_argument("--no-export", action="store_true", help="train only")
 
 
-def _cardface(train, build, crops: Path, val_crops, args) -> None:
-    """Whole-card crops (when ``build`` is given), the face classifier, its export to models/cardface.onnx (the
-    LAST epoch: no epoch is picked on held-out figures) and, with ``args.wire``, its entry in vision.json."""
+def _train_look(train, crops: Path, args, *, what: str, filename: str, description: str, **options) -> Path | None:
+    """Train one second-look classifier (face or suit) on ``crops`` and export its LAST epoch to
+    models/<filename>.onnx (no epoch is picked on held-out figures). Returns the ONNX path, None with
+    ``args.no_export``. ``options``: what the look adds to ``train_classifier`` (its target, crop filters)."""
+    budget = args.hours * 3600 if args.hours else None
+    run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
+                                     samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
+                                     val_crops=args.val_crops, time_budget_s=budget, init=getattr(args, "init", None),
+                                     **options)
+    print(f"{what} trained: {run_dir}")
+    if args.no_export:
+        return None
+    out = train.export_classifier(run=run_dir, filename=filename, checkpoint="last.pt", description=description)
+    print(f"exported {out}")
+    return out
+
+
+def _cardface(train, build, crops: Path, args) -> None:
+    """Whole-card crops (when ``build`` is given), the face classifier, its export to models/cardface.onnx and,
+    with ``args.wire``, its entry in vision.json."""
     if build is not None:
         from vision.training.faces import write_face_crops
 
         for split in ("train", "val"):
             write_face_crops(build, split, Path(crops) / split, per_card=2)
-    budget = args.hours * 3600 if args.hours else None
-    run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
-                                     samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
-                                     min_px=0.0, min_visible=0.0, val_crops=args.val_crops, time_budget_s=budget,
-                                     init=getattr(args, "init", None))
-    print(f"face classifier trained: {run_dir}")
-    if args.no_export:
-        return
-    out = train.export_classifier(run=run_dir, filename="cardface", checkpoint="last.pt",
-                                  description=f"Patience Lens whole-card face classifier (64 px crop of a card box "
-                                              f"shrunk to {args.input} px, RGB 0..1 -> 52 card probabilities)")
-    print(f"exported {out}")
-    if args.wire:
+    out = _train_look(train, crops, args, what="face classifier", filename="cardface", min_px=0.0, min_visible=0.0,
+                      description=f"Patience Lens whole-card face classifier (64 px crop of a card box shrunk to "
+                                  f"{args.input} px, RGB 0..1 -> 52 card probabilities)")
+    if out is not None and args.wire:
         print(f"declared in {train.write_face_manifest(weight=args.weight, fuse=args.wire)}")
 
 
 def _suitlook(train, crops: Path, args) -> None:
-    """The suit look: the corner-index crops labelled by suit, a CNN at ``args.input`` px, exported (LAST epoch) to
+    """The suit look: the corner-index crops labelled by suit, a CNN at ``args.input`` px, exported to
     models/suitlook.onnx and, with ``args.wire``, declared in vision.json with fusion exponent ``args.weight``."""
-    budget = args.hours * 3600 if args.hours else None
-    run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=crops, name=args.name, lr=args.lr,
-                                     samples_per_epoch=args.samples_per_epoch, input_size=args.input, width=args.width,
-                                     val_crops=args.val_crops, time_budget_s=budget, init=args.init, target="suit")
-    print(f"suit look trained: {run_dir}")
-    if args.no_export:
-        return
-    out = train.export_classifier(run=run_dir, filename="suitlook", checkpoint="last.pt",
-                                  description=f"Patience Lens suit look (64 px corner-index crop shrunk to "
-                                              f"{args.input} px, RGB 0..1 -> probabilities of s h d c)")
-    print(f"exported {out}")
-    if args.wire:
+    out = _train_look(train, crops, args, what="suit look", filename="suitlook", target="suit",
+                      description=f"Patience Lens suit look (64 px corner-index crop shrunk to {args.input} px, "
+                                  "RGB 0..1 -> probabilities of s h d c)")
+    if out is not None and args.wire:
         print(f"declared in {train.write_suit_manifest(weight=args.weight, below=args.below)}")
