@@ -209,3 +209,17 @@ def test_the_second_look_is_cut_to_where_the_whole_cards_are():
     x0, y0, x1, y1 = cards_region(boxes, (3000, 4000))
     assert (x0, y0) == (1000 - 28, 800 - 28) and (x1, y1) == (1580 + 28, 1620 + 28)  # a fifth of a card round
     assert cards_region(boxes[:5], (3000, 4000)) == (0, 0, 4000, 3000)  # too few cards: the whole picture
+
+
+@real_model
+def test_a_deck_whose_clubs_read_as_spades_is_balanced_by_the_photo_and_says_so():
+    """grid_clubs_as_spades.jpg (gnome-plastic, never trained on; from the tuning set datasets/gridtune): its
+    rounded clubs look like spades to the classifier, but less surely than its spades do; one deck holds both."""
+    name = "grid_clubs_as_spades.jpg"
+    out = run("score-photo", FIX / name, "--json", "--threads", "1")
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout.splitlines()[0])
+    assert obj["rows"] == truth(name)
+    assert any(n.startswith("clubs against spades: odds moved") and "towards clubs" in n for n in obj["notes"])
+    plain = json.loads(run("score-photo", FIX / name, "--json", "--threads", "1", "--no-balance").stdout.splitlines()[0])
+    assert not any(n.startswith("clubs against spades") for n in plain["notes"])

@@ -75,6 +75,9 @@ def add_common_arguments(parser) -> None:
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="ONNX Runtime threads per model (default 2)")
+    parser.add_argument("--no-balance", action="store_true",
+                        help="take the classifier's suits as they are, even where the photo's cards then hold far too "
+                             "few of one suit of a colour for one deck (vision/deck_suits.py)")
 
 
 # --------------------------------------------------------------------------------------------------- reading
@@ -87,7 +90,7 @@ def load_detector(args):
     if args.threads is not None and args.threads < 1:
         raise UserError(f"--threads {args.threads}: give 1 or more")
     try:
-        return Detector(model_dir=args.model, threads=args.threads)
+        return Detector(model_dir=args.model, threads=args.threads, balance=not getattr(args, "no_balance", False))
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 
@@ -239,7 +242,9 @@ def detect_with_probabilities(detector, image):
     p = class_probabilities(detector, image, boxes.xyxy[idx])
     if getattr(detector, "face", None) is not None:  # the second look at cards boxed whole (Detector.fuse_faces)
         p = detector.fuse_faces(image, boxes, idx, p)
-    p, shifts = balance_suits(p, detector.classifier_names)
+    shifts = {}
+    if getattr(detector, "balance", False):
+        p, shifts = balance_suits(p, detector.classifier_names)
     if len(idx):
         best = p.argmax(axis=1)
         card[idx] = [detector.classifier_names[b] for b in best]  # "" where the answer is 'none'
