@@ -223,3 +223,18 @@ def test_a_deck_whose_clubs_read_as_spades_is_balanced_by_the_photo_and_says_so(
     assert any(n.startswith("clubs against spades: odds moved") and "towards clubs" in n for n in obj["notes"])
     plain = json.loads(run("score-photo", FIX / name, "--json", "--threads", "1", "--no-balance").stdout.splitlines()[0])
     assert not any(n.startswith("clubs against spades") for n in plain["notes"])
+
+
+@real_model
+def test_detect_balances_the_suits_of_a_photo_too_and_notes_it():
+    name = FIX / "grid_clubs_as_spades.jpg"
+    clubs_dealt = sum(n.endswith("c") for row in truth("grid_clubs_as_spades.jpg") for n in row if n)
+
+    def clubs(*flags):
+        obj = json.loads(run("detect", name, "--json", "--threads", "1", *flags).stdout.splitlines()[0])
+        return sum(c["card"].endswith("c") for c in obj["cards"]), obj.get("notes", [])
+
+    balanced, notes = clubs()
+    plain, plain_notes = clubs("--no-balance")
+    assert plain < balanced <= clubs_dealt
+    assert any("towards clubs" in n for n in notes) and plain_notes == []

@@ -3,9 +3,8 @@
 import numpy as np
 import pytest
 
-from assistant.commands.score_photo import suit_notes
 from vision.card_names import CARD_NAMES
-from vision.deck_suits import apply_shifts, balance_suits, fit_shift
+from vision.deck_suits import apply_shifts, balance_suits, fit_shift, shift_notes
 
 NAMES = list(CARD_NAMES) + [""]  # the classifier's columns: 52 cards, then "none"
 
@@ -73,6 +72,6 @@ def test_more_corners_of_the_same_photo_take_the_same_shift():
 
 
 def test_the_photo_reader_says_when_it_moved_the_odds():
-    (note,) = suit_notes({"cs": 5.0})
+    (note,) = shift_notes({"cs": 5.0})
     assert note.startswith("clubs against spades: odds moved 148 to 1 towards clubs")
-    assert suit_notes({}) == []
+    assert shift_notes({}) == []

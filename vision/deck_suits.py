@@ -17,7 +17,7 @@ docs/BENCHMARKS.md. Used by the photo commands only: a camera frame shows too fe
 
 from __future__ import annotations
 
-from math import lgamma, log
+from math import exp, lgamma, log
 
 import numpy as np
 
@@ -106,3 +106,16 @@ def _pair_rows(p: np.ndarray, suit: np.ndarray, a: str, b: str) -> np.ndarray:
     pair = p[:, (suit == a) | (suit == b)].sum(axis=1)
     others = p[:, (suit != a) & (suit != b) & (suit != "")].sum(axis=1)
     return named & (pair > others)
+
+
+def shift_notes(shifts: dict[str, float]) -> list[str]:
+    """Say when the photo's own balance of suits changed the classifier's odds (``vision.deck_suits``)."""
+    pairs = {"cs": ("clubs", "spades"), "dh": ("diamonds", "hearts")}
+    out = []
+    for pair, s in sorted(shifts.items()):
+        a, b = pairs[pair]
+        favoured, other = (a, b) if s > 0 else (b, a)
+        out.append(f"{a} against {b}: odds moved {exp(abs(s)):.0f} to 1 towards {favoured}: read as the "
+                   f"classifier had it, this photo had too few {favoured} and too many {other} for one deck (a design "
+                   "read with a bias)")
+    return out

@@ -165,6 +165,8 @@ def run(args) -> int:
         _report_error(args, path, reason)
     if not images:
         return 2
+    from vision.deck_suits import shift_notes
+
     detector = load_detector(args)
     console = None
     if not args.json:
@@ -187,13 +189,17 @@ def run(args) -> int:
             from vision.piles import group_piles
 
             piles = group_piles(result.cards)
+        notes = shift_notes(detector.suit_shifts)
         if args.json:
             extra = {"piles": [p.to_json() for p in piles]} if piles is not None else {}
+            extra.update({"notes": notes} if notes else {})
             print(json.dumps({"image": str(path), **result.to_json(), **extra}), flush=True)
         elif piles is not None:
             console.print(render_piles(str(path), result, piles))
         else:
             console.print(render_result(str(path), result))
+        for note in notes if console is not None else ():
+            console.print(f"[dim]note: {note}[/dim]")
     return 2 if failed else 0
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -261,6 +260,7 @@ def detect_with_probabilities(detector, image):
 def _read(detector, image):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
+    from vision.deck_suits import shift_notes
 
     result, corner_probs, shifts = detect_with_probabilities(detector, image)
     sightings, centres = sightings_from_detection(result, corner_probs)
@@ -276,21 +276,9 @@ def _read(detector, image):
             probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
             reading = probed
-    reading.notes.extend(suit_notes(shifts))
+    reading.notes.extend(shift_notes(shifts))
     return reading, result
 
-
-def suit_notes(shifts: dict[str, float]) -> list[str]:
-    """Say when the photo's own balance of suits changed the classifier's odds (``vision.deck_suits``)."""
-    pairs = {"cs": ("clubs", "spades"), "dh": ("diamonds", "hearts")}
-    out = []
-    for pair, s in sorted(shifts.items()):
-        a, b = pairs[pair]
-        favoured, other = (a, b) if s > 0 else (b, a)
-        out.append(f"{a} against {b}: odds moved {math.exp(abs(s)):.0f} to 1 towards {favoured}: read as the "
-                   f"classifier had it, this photo had too few {favoured} and too many {other} for one deck (a design "
-                   "read with a bias)")
-    return out
 
 
 def _clean(reading) -> bool:
