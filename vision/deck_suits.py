@@ -12,7 +12,9 @@ shift of the clubs-vs-spades log odds (and one of diamonds-vs-hearts) per photo,
 
 over the cuts between the corners' log odds r_i, and applies it to every card column of that pair. Fitted on
 rendered grids of held-out designs (datasets/gridtune, seed 1; the reported set gridval is seed 0); figures in
-docs/BENCHMARKS.md. Used by the photo commands only: a camera frame shows too few cards.
+docs/BENCHMARKS.md. Used by the photo commands only: a camera frame shows too few cards. The prior is wrong for a
+photo of cards sorted by suit (all the spades of a deck): read surely they stay as read (the cut must run through
+a gap and pay for its shift), read unsurely some may be moved; ``--no-balance`` turns it off.
 """
 
 from __future__ import annotations
