@@ -23,9 +23,10 @@ from math import exp, lgamma, log
 
 import numpy as np
 
+# chosen on datasets/gridtune (docs/BENCHMARKS.md): prior weight 1-2 and shift sd 3-6 did about as well there
 PRIOR_WEIGHT = 1.0
-SHIFT_SD = 4.0
-MIN_GAIN = 0.5
+SHIFT_SD = 4.0  # log-odds units
+MIN_GAIN = 0.5  # the best shift must beat none by this much (log units) to be applied
 MIN_CORNERS = 8  # corners of one colour needed before the photo's own balance is trusted
 CORNERS_PER_CARD = 2.0  # a card of a grid or a fan shows about two indices: the prior counts cards, not corners
 PAIRS = (("c", "s"), ("d", "h"))
