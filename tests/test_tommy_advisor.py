@@ -333,3 +333,21 @@ def test_options_dropped_near_the_leader_are_searched_deeper_too(monkeypatch):
     deep = [o for o in a.options if o not in flat]
     assert len(deep) == min(A.TWO_LEVEL_TOP, len(a.options)) and not any(o.dropped for o in deep)
     assert a.options[: len(deep)] == tuple(deep)
+
+
+def test_a_search_setting_is_parsed_to_its_type_and_reaches_the_games(monkeypatch):
+    from assistant.advisors import tommy_advisor as A
+    from assistant.benchmarks.tommy import make_tasks, parse_search_settings
+    from assistant.cli import UserError
+
+    assert parse_search_settings(["z_drop=5", "TWO_LEVEL=off", "ENDGAME_UNSEEN=5"]) == {
+        "Z_DROP": 5.0, "TWO_LEVEL": False, "ENDGAME_UNSEEN": 5}
+    for bad in ("STEPS_PER_MS=1", "Z_DROP", "MIN_SAMPLES=many", "TWO_LEVEL=maybe"):
+        with pytest.raises(UserError):
+            parse_search_settings([bad])
+    args = type("A", (), {"deals_file": None, "count": 1, "first": 0, "seed": 3, "budget_ms": None, "samples": 8,
+                          "advisor_seed": 7, "solver_nodes": 0, "search_setting": ["MIN_SAMPLES=16"]})()
+    (task,) = make_tasks(args, "standard")
+    monkeypatch.setattr(A, "MIN_SAMPLES", 64)
+    play(task)
+    assert A.MIN_SAMPLES == 16

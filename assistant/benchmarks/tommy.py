@@ -7,7 +7,9 @@ perfect-information ceiling of the same deals (solver).
 Reproducible: deal i is ``deal_order(seed * 1000003 + i)`` (or line i of the deals file); the advisor's rng for
 game i is ``make_rng(advisor_seed * 1000003 + i)``; the budget is a fixed amount of work (see
 ``tommy_advisor.STEPS_PER_MS``), so the same command plays the same moves on any machine (only the times
-differ).  ``--samples N`` caps the samples per option instead of / as well as the budget.
+differ).  ``--samples N`` caps the samples per option instead of / as well as the budget.  ``--search-setting
+NAME=VALUE`` changes one of the search's constants for a run (what the paired experiments in docs/BENCHMARKS.md
+changed), so a variant that was tried is one command too.
 
 Log: one JSON object per game ``{"deck": [...], "moves": [...], "won": ..., "foundation_cards": ...}`` (plus
 ``"turned"``, every card in the order turned, when a shuffled redeal made it differ from the deck, and
@@ -22,6 +24,45 @@ import time
 from assistant.benchmarks import common
 
 
+# the advisor's module constants that ``--search-setting`` may change (numbers and switches of the search)
+SEARCH_SETTINGS = ("BATCH", "MIN_SAMPLES", "Z_DROP", "EPS_SAME", "FOUND_WEIGHT", "ENDGAME_UNSEEN", "ENDGAME_NODES",
+                   "ENDGAME_FREE", "SOLVER_NODES_PER_MS", "TWO_LEVEL", "FLAT_SHARE", "TWO_LEVEL_TOP", "TWO_LEVEL_MIN",
+                   "TWO_LEVEL_DELTA")
+
+
+def parse_search_settings(texts) -> dict:
+    """``["Z_DROP=5", "TWO_LEVEL=false"]`` -> ``{"Z_DROP": 5.0, "TWO_LEVEL": False}``, each value of the type the
+    constant has now; ``UserError`` for an unknown name or a value that is not one."""
+    from assistant.advisors import tommy_advisor
+    from assistant.cli import UserError
+
+    out = {}
+    for text in texts or ():
+        name, sep, value = str(text).partition("=")
+        name = name.strip().upper()
+        if not sep or name not in SEARCH_SETTINGS:
+            raise UserError(f"--search-setting {text!r}: give NAME=VALUE with NAME one of {' '.join(SEARCH_SETTINGS)}")
+        current = getattr(tommy_advisor, name)
+        try:
+            if isinstance(current, bool):
+                if value.strip().lower() not in ("true", "false", "1", "0", "on", "off"):
+                    raise ValueError(value)
+                out[name] = value.strip().lower() in ("true", "1", "on")
+            else:
+                out[name] = type(current)(value)
+        except ValueError:
+            raise UserError(f"--search-setting {text!r}: {name} takes a {type(current).__name__}") from None
+    return out
+
+
+def apply_search_settings(settings: dict) -> None:
+    """Set the advisor's constants for the games of this process (a run's settings are the same for all)."""
+    from assistant.advisors import tommy_advisor
+
+    for name, value in settings.items():
+        setattr(tommy_advisor, name, value)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_common_arguments(parser, games_flag="--deals")
     parser.add_argument("--deals-file", metavar="FILE",
@@ -34,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--first", type=int, default=0,
                         help="seeded deals: start at deal FIRST (deals FIRST..FIRST+COUNT-1, advisor seeds as in a "
                              "run from 0, so runs in pieces pair with one whole run; default 0)")
+    parser.add_argument("--search-setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="experiments: one of the advisor's search constants for this run, e.g. Z_DROP=5, "
+                             f"FLAT_SHARE=0.15 (any of: {' '.join(SEARCH_SETTINGS)}; assistant/advisors/"
+                             "tommy_advisor.py); repeatable; the summary records them")
     parser.add_argument("--solver-only", action="store_true",
                         help="only the perfect-information ceiling of the deals (no advisor games)")
 
@@ -45,6 +90,7 @@ def play(task: dict) -> dict:
     from assistant.games.tommy import TommyState
     from assistant.games.tommy_rules import REDEAL, TommyRules
 
+    apply_search_settings(task.get("search_settings", {}))
     rules = TommyRules.preset(task["variant"])
     deck = task["deck"]
     state = TommyState(rules, order=deck, rng=make_rng(task["shuffle_seed"]))
@@ -137,6 +183,7 @@ def make_tasks(args, variant: str) -> list[dict]:
         if first < 0:
             raise UserError("--first must be >= 0")
         deals = [deal_order(args.seed * 1_000_003 + first + i) for i in range(args.count)]
+    settings = parse_search_settings(getattr(args, "search_setting", None))
     return [
         {
             "deck": deck,
@@ -146,6 +193,7 @@ def make_tasks(args, variant: str) -> list[dict]:
             "advisor_seed": args.advisor_seed * 1_000_003 + first + i,
             "shuffle_seed": args.advisor_seed * 1_000_003 + first + i + 500_000,
             "solver_nodes": args.solver_nodes,
+            **({"search_settings": settings} if settings else {}),
         }
         for i, deck in enumerate(deals)
     ]
@@ -263,6 +311,9 @@ def summarize(records: list[dict], args, variant: str, wall_s: float) -> dict:
         "jobs": args.jobs,
         "wall_s": wall_s,
     }
+    settings = parse_search_settings(getattr(args, "search_setting", None))
+    if settings:
+        summary["search_settings"] = settings
     solver = _solver_summary(records, args)
     if solver:
         solver["advisor_wins_of_winnable"] = sum(1 for r in records if r["won"] and r.get("solver") == "won")
