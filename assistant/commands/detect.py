@@ -198,8 +198,9 @@ def run(args) -> int:
             console.print(render_piles(str(path), result, piles))
         else:
             console.print(render_result(str(path), result))
-        for note in notes if console is not None else ():
-            console.print(f"[dim]note: {note}[/dim]")
+        if console is not None:
+            for note in notes:
+                console.print(f"[dim]note: {note}[/dim]")
     return 2 if failed else 0
 
 
