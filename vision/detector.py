@@ -149,7 +149,6 @@ class Detector:
         self.share_confidence = share_confidence
         self.tta_below = tta_below
         self.balance = balance
-        self.suit_shifts: dict[str, float] = {}  # the last photo's (``balance``)
         self.face = None
         self.face_weight = self.spec.face_weight if face_weight is None else float(face_weight)
         self.face_fuse = self.spec.face_fuse if face_fuse is None else face_fuse
@@ -247,13 +246,14 @@ class Detector:
 
     # -- stage 2 ------------------------------------------------------------------------------------------------
     def name_corners(self, image_bgr: np.ndarray, boxes: Detections,
-                     previous: "DetectionResult | None" = None) -> tuple[Detections, int]:
-        """Stage 2: data columns ``label``, ``card``, ``card_confidence`` (and ``signature``) for every box.
+                     previous: "DetectionResult | None" = None) -> tuple[Detections, int, dict[str, float]]:
+        """Stage 2: data columns ``label``, ``card``, ``card_confidence``, ``signature`` and ``probs`` (the
+        corner's classifier probabilities after every look, zeros where it was not classified) for every box.
 
         With ``previous`` (the result for the previous camera frame), a corner that sits where a corner of that
         frame sat (IoU >= 0.7) and LOOKS the same (16x16 grey signature) keeps its name without running the
         classifier: a card put exactly on top of another one looks different, so it is classified again.
-        Returns (named boxes, how many names were reused).
+        Returns (named boxes, how many names were reused, the photo's suit shifts (``balance``; {} if none)).
         """
         n = len(boxes)
         label = np.array([self.labels[c] if 0 <= c < len(self.labels) else str(c) for c in boxes.class_id], dtype=object)
@@ -261,6 +261,8 @@ class Detector:
         card_conf = np.zeros(n, np.float32)
         signature = np.zeros((n, SIGNATURE_SIZE * SIGNATURE_SIZE), np.float32)
         reused = 0
+        probs = np.zeros((n, len(getattr(self, "classifier_names", []))), np.float32)
+        shifts: dict[str, float] = {}
         if self.single_stage:
             card[:] = [normalize_card(self.yolo.classes[c]) for c in boxes.class_id]
             card_conf[:] = 1.0
@@ -282,7 +284,6 @@ class Detector:
                     reused = int(same.sum())
                     todo = idx[~same]
             first, later, partner = self.split_by_card_box(boxes, todo)
-            probs = np.zeros((n, len(self.classifier_names)), np.float32)
             self._classify(image_bgr, boxes, first, card, card_conf, probs)
             if len(later):
                 # a second corner of a fully visible card: the same card, unless its first corner was doubtful
@@ -294,19 +295,21 @@ class Detector:
             if self.face is not None and len(todo):  # the second look at corners inside whole-card boxes
                 probs[todo] = self.fuse_faces(image_bgr, boxes, todo, probs[todo])
                 self._set_names(todo, probs[todo], card, card_conf)
-            self.suit_shifts = {}
             if self.balance and previous is None and len(todo):  # one deck in the photo: its suits' balance
-                probs[todo], self.suit_shifts = balance_suits(probs[todo], self.classifier_names)
-                if self.suit_shifts:
+                probs[todo], shifts = balance_suits(probs[todo], self.classifier_names)
+                if shifts:
                     self._set_names(todo, probs[todo], card, card_conf)
-        data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature}
-        return Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data), reused
+        data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature,
+                "probs": probs}
+        named = Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data)
+        return named, reused, shifts
 
-    def _classify(self, image_bgr, boxes: Detections, idx: np.ndarray, card: np.ndarray, card_conf: np.ndarray,
-                  probs: np.ndarray | None = None) -> None:
-        if not len(idx):
-            return
-        crops = [index_crop(image_bgr, boxes.xyxy[i], self.spec.crop_size, self.spec.crop_pad) for i in idx]
+    def corner_probabilities(self, image_bgr: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        """(n, classifier classes) probabilities of the corner index in each box (x1, y1, x2, y2): the classifier,
+        averaged over the four quarter turns where it is unsure, then fused with the suit look."""
+        if not len(xyxy):
+            return np.zeros((0, len(self.classifier_names)), np.float32)
+        crops = [index_crop(image_bgr, b, self.spec.crop_size, self.spec.crop_pad) for b in xyxy]
         x = crops_to_tensor(resize_crops(crops, self.classifier.size))
         p = self.classifier.probabilities(x)
         unsure = np.flatnonzero(p.max(axis=1) < self.tta_below)
@@ -317,9 +320,14 @@ class Detector:
             p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
         if self.suit is not None:
             p = self.fuse_suits(crops, p)
-        if probs is not None:
-            probs[idx] = p
-        self._set_names(idx, p, card, card_conf)
+        return p
+
+    def _classify(self, image_bgr, boxes: Detections, idx: np.ndarray, card: np.ndarray, card_conf: np.ndarray,
+                  probs: np.ndarray) -> None:
+        if not len(idx):
+            return
+        probs[idx] = self.corner_probabilities(image_bgr, boxes.xyxy[idx])
+        self._set_names(idx, probs[idx], card, card_conf)
 
     def _set_names(self, idx: np.ndarray, p: np.ndarray, card: np.ndarray, card_conf: np.ndarray) -> None:
         best = p.argmax(axis=1)  # "" where the classifier's answer is "none": the corner names no card
@@ -436,11 +444,11 @@ class Detector:
         t0 = time.perf_counter()
         boxes, passes = self.find_boxes(image_bgr, progress)
         t1 = time.perf_counter()
-        named, reused = self.name_corners(image_bgr, boxes, previous)
+        named, reused, shifts = self.name_corners(image_bgr, boxes, previous)
         t2 = time.perf_counter()
         result = self.assemble(named, image_bgr.shape[:2])
         t3 = time.perf_counter()
-        result.tiles, result.reused = passes, reused
+        result.tiles, result.reused, result.suit_shifts = passes, reused, shifts
         result.timings_ms = {"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "group": (t3 - t2) * 1e3}
         return result
 

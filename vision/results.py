@@ -34,6 +34,7 @@ class DetectionResult:
     tiles: int = 1
     reused: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    suit_shifts: dict[str, float] = field(default_factory=dict)  # a photo's balance of suits (vision.deck_suits)
 
     @property
     def names(self) -> list[str]:

@@ -89,7 +89,9 @@ def load_detector(args):
     if args.threads is not None and args.threads < 1:
         raise UserError(f"--threads {args.threads}: give 1 or more")
     try:
-        return Detector(model_dir=args.model, threads=args.threads, balance=not getattr(args, "no_balance", False))
+        # a photo's corners are each read on their own (share_confidence > 1): the deck rule weighs both names
+        return Detector(model_dir=args.model, threads=args.threads, share_confidence=2.0,
+                        balance=not getattr(args, "no_balance", False))
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 
@@ -174,28 +176,6 @@ def _moved(reading, factor: float, dx: float, dy: float):
     return reading
 
 
-def class_probabilities(detector, image, boxes):
-    """(n, classes) classifier probabilities of the corner index in each box. Unsure crops are averaged over their
-    four quarter turns and fused with the suit look, as the detector does (``Detector._classify``)."""
-    import numpy as np
-
-    from vision.crops import crops_to_tensor, index_crop, resize_crops
-
-    if not len(boxes):
-        return np.zeros((0, len(detector.classifier_names)), np.float32)
-    crops = [index_crop(image, b, detector.spec.crop_size, detector.spec.crop_pad) for b in boxes]
-    x = crops_to_tensor(resize_crops(crops, detector.classifier.size))
-    p = detector.classifier.probabilities(x)
-    unsure = np.flatnonzero(p.max(axis=1) < detector.tta_below)
-    if len(unsure):
-        turns = [np.ascontiguousarray(np.rot90(x[unsure], k, axes=(2, 3))) for k in (1, 2, 3)]
-        pu = detector.classifier.probabilities(np.concatenate(turns)).reshape(3, len(unsure), -1)
-        p[unsure] = (p[unsure] + pu.sum(axis=0)) / 4
-    if getattr(detector, "suit", None) is not None:  # the suit look at the same crops (Detector.fuse_suits)
-        p = detector.fuse_suits(crops, p)
-    return p
-
-
 def top_names(detector, p, top: int = 5) -> list[tuple]:
     """Each row of probabilities as its ``top`` card names, ``((name, probability), ...)`` (no 'none')."""
     import numpy as np
@@ -210,51 +190,29 @@ def top_names(detector, p, top: int = 5) -> list[tuple]:
 
 def classify_boxes(detector, image, boxes, top: int = 5, shifts: dict[str, float] | None = None) -> list[tuple]:
     """The classifier's ``top`` names for the corner index in each box (with the photo's suit ``shifts``)."""
+    import numpy as np
+
     from vision.deck_suits import apply_shifts
 
     if detector.classifier is None:
         return [() for _ in boxes]
-    p = apply_shifts(class_probabilities(detector, image, boxes), detector.classifier_names, shifts or {})
+    p = apply_shifts(detector.corner_probabilities(image, np.asarray(boxes, np.float64).reshape(-1, 4)),
+                     detector.classifier_names, shifts or {})
     return top_names(detector, p, top)
 
 
 def detect_with_probabilities(detector, image):
-    """``(DetectionResult, corner_probs, suit_shifts)``: the detector's result, with every corner index classified
-    once and its best names kept (``Detector.detect`` keeps only the best one): the deck rule's second choices. None
-    for whole-card boxes. ``suit_shifts``: the photo's own balance of suits (``vision.deck_suits``), applied."""
-    import numpy as np
-
-    from vision.deck_suits import balance_suits
-    from vision.detections import Detections
-
-    if detector.classifier is None:  # a detector that names cards itself
-        result = detector.detect(image)
-        return result, [None] * len(result.detections), {}
-    boxes, passes = detector.find_boxes(image)
-    n = len(boxes)
-    label = np.array([detector.labels[c] if 0 <= c < len(detector.labels) else str(c) for c in boxes.class_id],
-                     dtype=object)
-    card = np.full(n, "", dtype=object)
-    card_conf = np.zeros(n, np.float32)
-    probs: list = [None] * n
-    idx = np.flatnonzero(boxes.class_id == detector.index_class)
-    p = class_probabilities(detector, image, boxes.xyxy[idx])
-    if getattr(detector, "face", None) is not None:  # the second look at cards boxed whole (Detector.fuse_faces)
-        p = detector.fuse_faces(image, boxes, idx, p)
-    shifts = {}
-    if getattr(detector, "balance", False):
-        p, shifts = balance_suits(p, detector.classifier_names)
-    if len(idx):
-        best = p.argmax(axis=1)
-        card[idx] = [detector.classifier_names[b] for b in best]  # "" where the answer is 'none'
-        card_conf[idx] = p[np.arange(len(idx)), best]
-        for i, names in zip(idx, top_names(detector, p)):
+    """``(DetectionResult, corner_probs, suit_shifts)``: the detector's result and each corner's best names
+    (``Detector.detect`` keeps only the best one): the deck rule's second choices. None for whole-card boxes and
+    for a detector that names cards itself. ``suit_shifts``: the photo's own balance of suits, applied."""
+    result = detector.detect(image)
+    detections = result.detections
+    probs: list = [None] * len(detections)
+    if detector.classifier is not None:
+        index = [i for i in range(len(detections)) if detections.class_id[i] == detector.index_class]
+        for i, names in zip(index, top_names(detector, detections.data["probs"][index])):
             probs[i] = names
-    named = Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id,
-                       data={**boxes.data, "label": label, "card": card, "card_confidence": card_conf})
-    result = detector.assemble(named, image.shape[:2])
-    result.tiles = passes
-    return result, probs, shifts
+    return result, probs, result.suit_shifts
 
 
 def _read(detector, image):
