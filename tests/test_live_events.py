@@ -7,6 +7,8 @@ the cards land" whatever the player's layout and camera.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -189,3 +191,19 @@ def test_training_mode_on_the_camera_explains_hints_and_prices_other_moves():
     assert all(e["card"] in {h["card"] for h in hints} and "cost" in e["message"] for e in coach)
     # the scripted player lays cards at random: some of its moves are not the hint's and are priced
     assert coach
+
+
+def test_a_new_poker_card_misread_steadily_as_a_placed_card_is_reported_not_merged():
+    """A card exists once: the name of a card on its cell, read steadily on another cell too, means the newly laid
+    card there is misread. It is said plainly, and the game does not move until the card reads right."""
+    script, _ = poker_script(4, cards=4)
+    first, last = script.truth[1]["card"], script.truth[-1]["card"]
+    for frame in script.frames[script.truth[-1]["still_frame"]:]:
+        frame.cards = [replace(s, card=first) if s.card == last else s for s in frame.cards]
+    session = Session.new("poker")
+    events = run_script(session, script)
+    laid = [e["card"] for e in script.truth if e["event"] == "move"]
+    assert [e["card"] for e in events if e["event"] == "move"] == laid[:3]
+    assert len(session.state.dealt) == 3
+    warnings = [e["message"] for e in events if e["event"] == "warning"]
+    assert any(f"{first} is read in two places" in w for w in warnings)

@@ -18,7 +18,7 @@ import numpy as np
 from assistant.cards import Card
 from assistant.events import Play, TurnAndPlay
 from assistant.games.poker import Placement, PokerState
-from assistant.live.problems import ProblemReport
+from assistant.live.problems import ProblemReport, settle
 from assistant.live.table_view import TableView
 
 SIZE = 5
@@ -58,18 +58,7 @@ class PokerFollower:
         if self.card_wh is None:
             return []
         self._note_known(view)
-        problem = None
-        for _ in range(4):
-            if self.session.is_over:
-                break
-            step = self._step(view)
-            if step is None:
-                break
-            if isinstance(step, str):
-                problem = step
-                break
-        if problem is None:
-            problem = self._inconsistency(view)
+        problem = settle(self.session, lambda: self._step(view), 4) or self._inconsistency(view)
         return self._problems.update(problem)
 
     def _step(self, view: TableView):
@@ -285,6 +274,10 @@ class PokerFollower:
                 self.cell.setdefault(step.card, (step.placement.row, step.placement.col))
 
     def _inconsistency(self, view: TableView) -> str | None:
+        for c in self.pos:
+            if c in view.elsewhere:  # a card exists once: the other spot holds a new card the reader misnames
+                return (f"{c} is read in two places: a newly laid card is misread as {c}; "
+                        f"straighten it or hold it up to the camera")
         for c, q in self.pos.items():
             if c in view:
                 d = self._rot(-self.angle) @ (view[c].xy - q) / self.pitch()

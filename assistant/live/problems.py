@@ -9,6 +9,21 @@ from __future__ import annotations
 PATIENCE = 4  # views a problem must persist before it is reported
 
 
+def settle(session, step, limit: int) -> str | None:
+    """A follower's changes in one view: ``step()`` applies the next one and returns True, None when nothing is
+    left, or a text naming the problem that stops it. At most ``limit`` steps, none once the game is over.
+    Returns the problem, or None."""
+    for _ in range(limit):
+        if session.is_over:
+            return None
+        done = step()
+        if done is None:
+            return None
+        if isinstance(done, str):
+            return done
+    return None
+
+
 class ProblemReport:
     def __init__(self, patience: int = PATIENCE):
         self.patience = patience

@@ -55,6 +55,7 @@ class TableView:
     cards: dict[Card, Sighting] = field(default_factory=dict)
     card_size: float = 0.0  # a card's long side in pixels (0 when no whole card is seen)
     frames: int = 0  # quiet frames of evidence behind it
+    elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
 
     def sure(self, card: Card) -> bool:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
@@ -134,20 +135,19 @@ class TableTracker:
                           len(rs) / available(rs), 0.0, max(r[4] for r in rs)) for card, rs in self._readings.items()]
         size = card_size(rough)
         candidates = []
+        second: list[Sighting] = []
         for card, rs in self._readings.items():
             frames = available(rs)
             if len(rs) < self.min_frames:
                 continue
-            centers = np.array([r[1] for r in rs])
-            center = np.median(centers, axis=0)
+            far: list[tuple] = []
             if size:  # a name also read somewhere else (a misread of another card) must not drag the position
-                near = np.hypot(*(centers - center).T) <= 0.25 * size
-                rs = [r for r, k in zip(rs, near) if k] or rs
-                center = np.median(np.array([r[1] for r in rs]), axis=0)
-            boxes = np.array([r[2] for r in rs])
-            candidates.append(Sighting(card, (float(center[0]), float(center[1])), tuple(np.median(boxes, axis=0).tolist()),
-                                       min(1.0, len(rs) / frames), float(np.median([r[3] for r in rs])),
-                                       max(r[4] for r in rs), len(rs)))
+                rs, far = _split_spot(rs, size)
+            candidates.append(_sighting(card, rs, frames))
+            if far:
+                far, _ = _split_spot(far, size)
+                if len(far) >= self.min_frames:
+                    second.append(_sighting(card, far, frames))
         # the same spot read under two names: the more frequent reading wins, the other is a misread
         candidates.sort(key=lambda s: (-s.frames, -s.share, -s.confidence))
         kept: list[Sighting] = []
@@ -157,4 +157,24 @@ class TableTracker:
             if size and any(np.hypot(*(s.xy - k.xy)) < SAME_SPOT * size for k in kept):
                 continue
             kept.append(s)
-        return TableView(frame_index, {s.card: s for s in kept}, size, len(self._frames))
+        elsewhere = {s.card: s for s in second if s.share >= self.share and s.card in {k.card for k in kept}}
+        return TableView(frame_index, {s.card: s for s in kept}, size, len(self._frames), elsewhere)
+
+
+def _split_spot(rs: list[tuple], size: float) -> tuple[list[tuple], list[tuple]]:
+    """A name's readings at its main spot and the rest. The main spot is the reading with the most others within a
+    quarter card (the earliest among equals: a card read at two spots in every frame keeps the spot it had first);
+    its readings are those within a quarter card of it."""
+    centers = np.array([r[1] for r in rs])
+    dist = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    near_counts = (dist <= 0.25 * size).sum(axis=1)
+    near = dist[int(np.argmax(near_counts))] <= 0.25 * size
+    return [r for r, k in zip(rs, near) if k], [r for r, k in zip(rs, near) if not k]
+
+
+def _sighting(card: Card, rs: list[tuple], frames: int) -> Sighting:
+    """One spot's readings of a name as a Sighting (median centre and box, share of the frames available)."""
+    center = np.median(np.array([r[1] for r in rs]), axis=0)
+    box = np.median(np.array([r[2] for r in rs]), axis=0)
+    return Sighting(card, (float(center[0]), float(center[1])), tuple(box.tolist()), min(1.0, len(rs) / frames),
+                    float(np.median([r[3] for r in rs])), max(r[4] for r in rs), len(rs))

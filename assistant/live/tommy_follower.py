@@ -26,7 +26,7 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.problems import ProblemReport
+from assistant.live.problems import ProblemReport, settle
 from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
@@ -85,19 +85,9 @@ class TommyFollower:
         if not self.size:
             return []
         self._note_known(view)
-        problem = None
-        for _ in range(8):  # several changes may show in one view (two quick moves)
-            if self.session.is_over:
-                break
-            step = self._step(view)
-            if step is None:
-                break
-            if isinstance(step, str):
-                problem = step
-                break
+        problem = settle(self.session, lambda: self._step(view), 8)  # several changes may show in one view
         self._follow_drift(view)
-        if problem is None:
-            problem = self._inconsistency(view)
+        problem = problem or self._inconsistency(view)
         return self._problems.update(problem)
 
     def _step(self, view: TableView):
