@@ -147,6 +147,25 @@ def test_one_corner_read_otherwise_is_a_doubtful_cell_named_in_the_doubts():
                               "or two cards in one cell)"]
 
 
+def test_a_name_with_little_of_its_cells_evidence_is_a_doubt_and_the_cell_is_flagged():
+    """Both corners unsure and spread over several names: the best one is taken, but never silently."""
+    s, centres = deal()
+    for i, x in enumerate(s):
+        if x.card == DEALT[2, 0]:
+            s[i] = Sighting("", 0.0, x.box, probs=((DEALT[2, 0], 0.3), ("Kd", 0.12), ("Kc", 0.1), ("5d", 0.08)),
+                           weight=1.0)
+    reading = grid_from_cards(s, centres)
+    assert reading.rows == DEALT.tolist() and reading.warnings == []
+    assert reading.doubts == [f"row 3, column 1: {DEALT[2, 0]}? only 50% of what was read there points at it "
+                              "(also read: Kd, Kc)"]
+    assert reading.flagged == {(2, 0)}
+
+
+def test_a_cleanly_read_grid_has_no_doubts_and_no_flagged_cells():
+    reading = grid_from_cards(*deal(angle=20, tilt=0.001, jitter=0.03))
+    assert reading.doubts == [] and reading.notes == [] and reading.flagged == set()
+
+
 def test_the_deck_rule_gives_a_name_read_twice_to_the_stronger_cell_and_says_so():
     """Row 2, column 2 shows 7s; its clearer corner is misread as 2s (the classifier's second answer: 7s), which
     lies, clearly read, at row 1, column 2; its other corner says 7s, faintly. Read alone, the cell would be 2s;

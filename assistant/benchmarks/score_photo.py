@@ -5,7 +5,9 @@ grid as seen in the picture (top row first, left to right), and optionally ``"ce
 the picture, same order). A photo's grid is fully right when all 25 cells read equal the truth; a cell left unread
 (None) counts as not right. With centres, "grid found" counts photos where every cell's outline holds the centre
 of its card: the geometry, apart from what the recogniser read. Time per photo is the wall time of the reading
-(detector, classifier's second answers, grid), after decoding the file, on ``--threads`` ONNX threads.
+(detector, classifier's second answers, grid), after decoding the file, on ``--threads`` ONNX threads. "Named
+wrong" counts cells given a wrong card name, and how many of them a warning, doubt or note points at (the rest are
+silent mistakes); "right cells flagged" counts the doubts spent on cells read right.
 
 ``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
 (``vision.grid_photos.write_grid_set``, seeded by ``--seed``; needs the artwork: ``patience dataset fetch``). The
@@ -63,6 +65,15 @@ def compare(rows, truth) -> int:
     return sum(1 for r in range(5) for c in range(5) if rows[r][c] is not None and rows[r][c] == truth[r][c])
 
 
+def silent_and_flagged(reading, truth) -> tuple[int, int, int]:
+    """``(named wrong, of those flagged, right cells flagged)``: a wrong name that no warning, doubt or note points
+    at is a silent mistake (an unread cell is never silent: it is null and warned about)."""
+    wrong = [(r, c) for r in range(5) for c in range(5)
+             if reading.rows[r][c] is not None and reading.rows[r][c] != truth[r][c]]
+    right_flagged = sum(1 for r, c in reading.flagged if reading.rows[r][c] == truth[r][c])
+    return len(wrong), sum(1 for rc in wrong if rc in reading.flagged), right_flagged
+
+
 def run(args) -> int:
     import numpy as np
 
@@ -87,6 +98,7 @@ def run(args) -> int:
     detector = load_detector(args)
     detector.detect(np.zeros((480, 640, 3), np.uint8))  # warm up the sessions
     full = cells = placed = with_centres = 0
+    wrong_named = wrong_flagged = right_flagged = 0
     ms, wrong_lines = [], []
     by_deck: dict[str, list[int]] = {}
     for path, truth, centres, deck in photos:
@@ -101,13 +113,16 @@ def run(args) -> int:
             placed += grid_placed(reading, centres)
         cells += right
         full += right == 25
+        w, wf, rf = silent_and_flagged(reading, truth)
+        wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
         tally[0] += 1
         tally[1] += right == 25
         tally[2] += right
         if args.json:
             print(json.dumps({"image": path.name, "cells_right": right, "ms": round(dt, 1), "rows": reading.rows,
-                              "truth": truth, "warnings": reading.warnings}))
+                              "truth": truth, "warnings": reading.warnings, "doubts": reading.doubts,
+                              "notes": reading.notes, "flagged": sorted(reading.flagged)}))
         elif args.verbose and right < 25:
             bad = [f"r{r + 1}c{c + 1} {reading.rows[r][c]} (is {truth[r][c]})" for r in range(5) for c in range(5)
                    if reading.rows[r][c] != truth[r][c]]
@@ -116,6 +131,8 @@ def run(args) -> int:
     summary = {"photos": len(photos), "grids_fully_right": full, "cells_right": cells, "cells": 25 * len(photos),
                "ms_median": round(float(np.median(a)), 1), "ms_p95": round(float(np.percentile(a, 95)), 1),
                "ms_mean": round(float(a.mean()), 1), "grids_placed": placed, "photos_with_centres": with_centres,
+               "cells_named_wrong": wrong_named, "named_wrong_flagged": wrong_flagged,
+               "right_cells_flagged": right_flagged,
                "machine": machine(), "load": load_average()}
     if args.json:
         print(json.dumps({"summary": summary}))
@@ -126,6 +143,8 @@ def run(args) -> int:
         print(f"grid found:        {placed}/{with_centres} (every cell's outline holds its card's centre)")
     print(f"grids fully right: {full}/{len(photos)} ({100 * full / len(photos):.1f} %)")
     print(f"cells right:       {cells}/{25 * len(photos)} ({100 * cells / (25 * len(photos)):.1f} %)")
+    print(f"named wrong:       {wrong_named} cells, {wrong_flagged} of them flagged (a warning, doubt or note "
+          f"names the cell); right cells flagged: {right_flagged}")
     print(f"ms per photo:      median {summary['ms_median']:.0f}, p95 {summary['ms_p95']:.0f}, "
           f"mean {summary['ms_mean']:.0f}")
     if len(by_deck) > 1:

@@ -233,6 +233,7 @@ def _read(detector, image):
         if sum(c is not None for c in probed.cells) > sum(c is not None for c in reading.cells):
             probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
+            probed.flagged.update((r, c) for r, c in probes if probed.rows[r][c])
             reading = probed
     reading.notes.extend(shift_notes(shifts))
     return reading, result
