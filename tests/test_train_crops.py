@@ -43,3 +43,19 @@ def test_unreadable_scene_crops_are_left_out_but_glyphs_and_negatives_kept(tmp_p
     assert x.shape == (3, 32, 32, 3) and x.dtype == np.uint8
     _, y_all = _load_crops(crops / "train", size=32, classes=classes)
     assert len(y_all) == 4
+
+
+def test_other_typefaces_are_imitated_by_stretching_shearing_and_bolder_or_lighter_strokes():
+    """``--shape-aug``: a dark bar on a light crop comes out of the glyph reshaper wider, narrower, bolder or lighter,
+    never anything but a crop of the same size."""
+    from vision.training.train import _reshape_glyphs
+
+    crop = np.full((32, 32, 3), 230, np.uint8)
+    crop[6:26, 14:18] = 20  # a 4 px stroke
+    ink = lambda im: int((im[..., 0] < 120).sum())  # noqa: E731
+    widths = lambda im: np.flatnonzero((im[16, :, 0] < 120)).size  # noqa: E731
+    outs = [_reshape_glyphs(crop.copy(), np.random.default_rng(seed)) for seed in range(40)]
+    assert all(o.shape == crop.shape and o.dtype == crop.dtype for o in outs)
+    assert min(ink(o) for o in outs) < ink(crop) < max(ink(o) for o in outs)
+    assert min(widths(o) for o in outs) < widths(crop) < max(widths(o) for o in outs)
+    assert sum(np.array_equal(o, crop) for o in outs) < 20  # most crops are changed

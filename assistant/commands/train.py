@@ -50,6 +50,8 @@ def add_parser(subparsers) -> None:
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
+    c.add_argument("--shape-aug", action="store_true",
+                   help="also train on glyphs stretched, sheared, bolder or lighter (other typefaces)")
     f = sub.add_parser("cardface", help="train the whole-card face classifier (the second look at cards seen whole) "
                                         "on `patience dataset faces` crops, export models/cardface.onnx")
     _look_arguments(f, crops="face crop folder (default datasets/build/faces)",
@@ -170,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         budget = args.hours * 3600 if args.hours else None
         run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget,
                                        samples_per_epoch=args.samples_per_epoch, input_size=args.input, name=args.name,
-                                       init=args.init, lr=args.lr)
+                                       init=args.init, lr=args.lr, shape_aug=args.shape_aug)
         print(f"classifier trained: {run_dir}")
     elif args.step == "cardface":
         crops = args.crops or train.BUILD / "faces"

@@ -205,8 +205,30 @@ def _load_crops(folder: Path, size: int = CLASSIFIER_INPUT, min_px: float = 0.0,
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def _augment(batch, rng):
-    """Training-time variety on top of the scenes': quarter turns, small rotations, blur, contrast, colour."""
+def _reshape_glyphs(im, rng):
+    """Other typefaces, roughly: the index stretched along one axis and sheared (narrow or wide, upright or slanted
+    fonts), and its strokes made bolder or lighter by half a pixel (a 3x3 min or max filter at twice the size)."""
+    import cv2
+    import numpy as np
+
+    n = im.shape[0]
+    c = (n - 1) / 2
+    if rng.random() < 0.5:
+        sx, sy = np.exp(rng.uniform(-0.2, 0.2, 2))
+        a = np.array([[sx, rng.uniform(-0.15, 0.15)], [0.0, sy]])
+        m = np.c_[a, np.array([c, c]) - a @ np.array([c, c])]
+        im = cv2.warpAffine(im, m, (n, n), borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.4:
+        big = cv2.resize(im, (2 * n, 2 * n), interpolation=cv2.INTER_LINEAR)
+        kernel = np.ones((3, 3), np.uint8)
+        big = cv2.erode(big, kernel) if rng.random() < 0.5 else cv2.dilate(big, kernel)  # dark ink: erode = bolder
+        im = cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA)
+    return im
+
+
+def _augment(batch, rng, shape: bool = False):
+    """Training-time variety on top of the scenes': quarter turns, small rotations, blur, contrast, colour; with
+    ``shape``, also other glyph shapes (``_reshape_glyphs``)."""
     import cv2
     import numpy as np
 
@@ -215,6 +237,8 @@ def _augment(batch, rng):
     out = np.empty_like(batch)
     for k, im in enumerate(batch):
         im = np.rot90(im, rng.integers(4)).copy()
+        if shape:
+            im = _reshape_glyphs(im, rng)
         if rng.random() < 0.5:
             m = cv2.getRotationMatrix2D((c, c), rng.uniform(-25, 25), rng.uniform(0.9, 1.1))
             im = cv2.warpAffine(im, m, (n, n), borderMode=cv2.BORDER_REPLICATE)
@@ -256,14 +280,15 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
                      seed: int = 0, log=print, time_budget_s: float | None = None, samples_per_epoch: int = 12000,
                      val_limit: int = 3000, min_px: float = 12.0, min_visible: float = 0.7, init: Path | None = None,
                      input_size: int = CLASSIFIER_INPUT, width: int = CROPNET_WIDTH, val_crops: Path | None = None,
-                     target: str = "card") -> Path:
+                     target: str = "card", shape_aug: bool = False) -> Path:
     """Train (or resume) the crop classifier. An "epoch" is ``samples_per_epoch`` crops drawn at random (the CPU
     budget allows a few passes over the ~48 k crops at most); held-out top-1 is measured on ``val_limit`` crops.
     ``init``: start from another run's weights; layers whose shape differs (the first FC when ``input_size``
     changes) start afresh. ``width``: the CNN's width (``make_cropnet``); ``val_crops``: the per-epoch check's crop
     folder (default ``crops/val``); the whole-card face classifier uses both (``vision.training.faces``).
     ``target="suit"``: the same card crops labelled by their suit only (``SUIT_CLASSES``: the "suit look" at a
-    corner index at a higher resolution than the card classifier's, fused into its probabilities by the detector)."""
+    corner index at a higher resolution than the card classifier's, fused into its probabilities by the detector).
+    ``shape_aug``: glyphs stretched, sheared, bolder or lighter (``_reshape_glyphs``) for designs not trained on."""
     import numpy as np
 
     torch = _torch_one_thread()
@@ -313,7 +338,7 @@ def train_classifier(epochs: int = 8, batch: int = 128, lr: float = 3e-3, crops:
         te, tot = time.time(), 0.0
         for s in range(0, len(perm), batch):
             idx = perm[s : s + batch]
-            xb = _to_tensor(torch, _augment(xtr[idx], rng))
+            xb = _to_tensor(torch, _augment(xtr[idx], rng, shape=shape_aug))
             yb = torch.from_numpy(ytr[idx])
             loss = loss_fn(model(xb), yb)
             opt.zero_grad()
