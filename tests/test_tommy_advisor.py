@@ -351,3 +351,41 @@ def test_a_search_setting_is_parsed_to_its_type_and_reaches_the_games(monkeypatc
     monkeypatch.setattr(A, "MIN_SAMPLES", 64)
     play(task)
     assert A.MIN_SAMPLES == 16
+
+
+@pytest.mark.parametrize("weights", [None, [1.0, 1.0, 20.0, 0.0, 100.0, 1.0, 0.0, 0.5, 1.0]])
+def test_the_rollout_on_ranks_plays_exactly_as_the_rollout_on_cards(weights):
+    """Rank-only rules (the standard game, Aces out first, ...): the fast rollout that keeps only ranks must make
+    every placement the card rollout makes, from any position (piles in any order, tops that fit held back)."""
+    from assistant.advisors import tommy_advisor as A
+    from assistant.advisors import tommy_kernels as K
+    from assistant.games.tommy_rules import TommyRules
+
+    rng = np.random.default_rng(3)
+    W = K.DEFAULT_WEIGHTS if weights is None else np.array(weights, np.float64)
+    for preset in ("standard", "aces-out-first"):
+        P, NR = A.kernel_params(TommyRules.preset(preset), 0)
+        assert K.rank_only(P, W)
+        size = int(P[K.P_FOUND_SIZE])
+        for _ in range(400):
+            fh = rng.integers(0, 6, 4).astype(np.int8)
+            up = {s * 13 + h for s, top in enumerate(fh) for h in range(top)}  # the foundations hold those
+            rest = rng.permutation([c for c in range(52) if c not in up]).astype(np.int8)
+            on_piles = int(rng.integers(0, 20))
+            piles = np.zeros((4, K.MAXH), np.int8)
+            ph = np.zeros(4, np.int8)
+            for c in rest[:on_piles]:
+                p = rng.integers(4)
+                piles[p, ph[p]] = c
+                ph[p] += 1
+            stock = rest[on_piles:].copy()
+            a = (piles.copy(), ph.copy(), fh.copy(), np.where(fh > 0, np.arange(4), -1).astype(np.int8))
+            got_cards = K.rollout(*a, np.r_[stock, np.zeros(64, np.int8)], 0, len(stock), P, NR, W)
+            rpiles = piles % 13 + 1
+            b = (rpiles.astype(np.int8), ph.copy(), fh.copy())
+            got_ranks = K.rank_rollout(*b, np.r_[stock % 13 + 1, np.zeros(64, np.int8)].astype(np.int8), 0,
+                                       len(stock), size, W)
+            assert got_ranks == got_cards
+            assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+            for p in range(4):
+                assert np.array_equal(a[0][p, :a[1][p]] % 13 + 1, b[0][p, :b[1][p]])

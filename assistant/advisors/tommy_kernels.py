@@ -303,6 +303,90 @@ def rollout(piles, ph, fh, fs, stock, pos, n, P, NR, W):
 
 
 @njit(cache=True)
+def rank_only(P, W):
+    """The rules and rule weights that ``rank_rollout`` plays exactly as ``rollout``: foundations Ace to King (or
+    Queen) in any suit, one pass, one card at a time, and no rule term that needs the cards themselves."""
+    return (P[P_RANK_ORDER] != 0 and P[P_IN_SUIT] == 0 and P[P_REDEALS] <= 0 and P[P_TURN] <= 1
+            and P[P_VALUE_BY_NEED] == 0 and W[W_AVOID_DEAD] <= 0.0)
+
+
+@njit(cache=True)
+def _rank_fits(r, fh, size):
+    """The leftmost foundation that takes rank r (rank-ordered foundations in any suit), or -1."""
+    if r > size:
+        return -1
+    for f in range(4):
+        if fh[f] == r - 1:
+            return f
+    return -1
+
+
+@njit(cache=True)
+def _rank_closure(piles, ph, fh, size):
+    """``closure`` on ranks."""
+    changed = True
+    while changed:
+        changed = False
+        for p in range(4):
+            while ph[p] > 0:
+                f = _rank_fits(piles[p, ph[p] - 1], fh, size)
+                if f < 0:
+                    break
+                fh[f] += 1
+                ph[p] -= 1
+                changed = True
+
+
+@njit(cache=True)
+def rank_rollout(piles, ph, fh, stock, pos, n, size, W):
+    """``rollout`` for ``rank_only`` rules with the piles and the stock holding ranks (1..13) instead of cards: the
+    same play and result, several times faster (no suits, no rule switches in the inner loop)."""
+    count = W[W_FIT_COUNT] != 0.0
+    for i in range(pos, n):
+        r = stock[i]
+        f = _rank_fits(r, fh, size)
+        if f >= 0:
+            fh[f] += 1
+            _rank_closure(piles, ph, fh, size)
+            continue
+        best = 0
+        bestcost = 1e18
+        seen_empty = False
+        for p in range(4):
+            h = ph[p]
+            if h == 0:
+                if seen_empty:
+                    continue
+                seen_empty = True
+                cost = W[W_EMPTY] - W[W_EMPTY_HIGH] * r
+            else:
+                t = piles[p, h - 1]
+                if t >= r:
+                    cost = W[W_FIT] * (t - r) + W[W_FIT_DEPTH] * h
+                    if count:
+                        cost += W[W_FIT_COUNT] * _still_to_come_between(r, t, fh)
+                    if t == r:
+                        cost += W[W_EQ]
+                else:
+                    cost = W[W_BURY] - W[W_BURY_HIGH] * t
+            if cost < bestcost:
+                bestcost = cost
+                best = p
+        piles[best, ph[best]] = r
+        ph[best] += 1
+        if i == pos:  # the option under test may have held a fitting top back: it goes up after this placement
+            _rank_closure(piles, ph, fh, size)
+    _rank_closure(piles, ph, fh, size)
+    return fh[0] + fh[1] + fh[2] + fh[3]
+
+
+@njit(cache=True)
+def _to_ranks(cards, out):
+    for i in range(cards.shape[0]):
+        out[i] = cards[i] % 13 + 1
+
+
+@njit(cache=True)
 def mc_batch(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, out_found):
     """Flat Monte Carlo with common random numbers: for each of n_samples random orders of ``unseen``, play
     every alive candidate position out with the rollout rule.  out_found[k, s] = foundation cards at the end
@@ -316,6 +400,13 @@ def mc_batch(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, ou
     ph = np.empty(4, np.int8)
     fh = np.empty(4, np.int8)
     fs = np.empty(4, np.int8)
+    ranks = rank_only(P, W)
+    rpiles = np.empty_like(cpiles)
+    if ranks:
+        for k in range(K):
+            for p in range(4):
+                _to_ranks(cpiles[k, p, :cph[k, p]], rpiles[k, p])
+    rorder = np.empty(U, np.int8)
     for s in range(n_samples):
         for i in range(U - 1, 0, -1):
             j = np.random.randint(0, i + 1)
@@ -323,13 +414,20 @@ def mc_batch(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, ou
             order[i] = order[j]
             order[j] = t
         rseed = np.random.randint(0, 2**31 - 1)
+        if ranks:
+            _to_ranks(order, rorder)
         for k in range(K):
             if not alive[k]:
                 out_found[k, s] = -1
                 continue
-            piles[:, :] = cpiles[k]
             ph[:] = cph[k]
             fh[:] = cfh[k]
+            if ranks:
+                piles[:, :] = rpiles[k]
+                stock[:U] = rorder
+                out_found[k, s] = rank_rollout(piles, ph, fh, stock, 0, U, P[P_FOUND_SIZE], W)
+                continue
+            piles[:, :] = cpiles[k]
             fs[:] = cfs[k]
             stock[:U] = order
             if P[P_REDEALS] > 0 and P[P_SHUFFLE] != 0:
@@ -357,8 +455,12 @@ def play_games(decks, P, NR, W, fh0, seed):
         fh[:] = fh0
         for f in range(4):
             fs[f] = -1 if fh0[f] == 0 else f
-        stock[:n] = decks[g]
-        out[g] = rollout(piles, ph, fh, fs, stock, 0, n, P, NR, W)
+        if rank_only(P, W):
+            _to_ranks(decks[g], stock)
+            out[g] = rank_rollout(piles, ph, fh, stock, 0, n, P[P_FOUND_SIZE], W)
+        else:
+            stock[:n] = decks[g]
+            out[g] = rollout(piles, ph, fh, fs, stock, 0, n, P, NR, W)
     return out
 
 
@@ -396,6 +498,9 @@ def two_level(cpiles, cph, cfh, cfs, sel, unseen, per_card, seed, P, NR, W, out_
     ph = np.empty(4, np.int8)
     fh = np.empty(4, np.int8)
     fs = np.empty(4, np.int8)
+    ranks = rank_only(P, W)
+    rbpiles = np.empty_like(bpiles)
+    rrest = np.empty(U, np.int8)
     steps = 0
     for r in range(1, 14):
         cnt = 0
@@ -448,20 +553,32 @@ def two_level(cpiles, cph, cfh, cfs, sel, unseen, per_card, seed, P, NR, W, out_
         np.random.seed(seed + 7919 * r)
         n_s = per_card * cnt
         acc[:, :, :] = 0.0
+        if ranks:
+            for a in range(A):
+                for b in range(nb[a]):
+                    for p in range(4):
+                        _to_ranks(bpiles[a, b, p, :bph[a, b, p]], rbpiles[a, b, p])
         for s in range(n_s):
             for i in range(m - 1, 0, -1):
                 j = np.random.randint(0, i + 1)
                 t = rest[i]
                 rest[i] = rest[j]
                 rest[j] = t
+            if ranks:
+                _to_ranks(rest[:m], rrest)
             for a in range(A):
                 for b in range(nb[a]):
-                    piles[:, :] = bpiles[a, b]
                     ph[:] = bph[a, b]
                     fh[:] = bfh[a, b]
-                    fs[:] = bfs[a, b]
-                    stock[:m] = rest[:m]
-                    got = rollout(piles, ph, fh, fs, stock, 0, m, P, NR, W)
+                    if ranks:
+                        piles[:, :] = rbpiles[a, b]
+                        stock[:m] = rrest[:m]
+                        got = rank_rollout(piles, ph, fh, stock, 0, m, P[P_FOUND_SIZE], W)
+                    else:
+                        piles[:, :] = bpiles[a, b]
+                        fs[:] = bfs[a, b]
+                        stock[:m] = rest[:m]
+                        got = rollout(piles, ph, fh, fs, stock, 0, m, P, NR, W)
                     acc[s % 2, a, b] += (1.0 if got == target else 0.0) + got / target
                     steps += m + 8
         # the best placement chosen on one half of the samples is valued on the other half, and vice versa:
