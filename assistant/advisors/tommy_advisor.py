@@ -21,8 +21,7 @@ Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
 * **Anytime, deterministic.** Samples run in batches; after each batch an option whose paired score difference
   to the leader is below zero by more than ``Z_DROP`` standard errors, or is within ``EPS_SAME`` of it with that
   confidence, is dropped (successive elimination), so the samples go to the close options.  The budget ``budget_ms``
-  is turned into a number of card steps (``STEPS_PER_MS``, or ``STEPS_PER_MS_RANKS`` for rank-only rules whose
-  rollouts run on ranks, each measured once on the project machine) and the loop
+  is turned into a number of card steps (``STEPS_PER_MS``, measured once on the project machine) and the loop
   stops between batches when that work is done: the advice is a deterministic function of (position, rng
   state, budget_ms) on every machine.  ``samples=N`` caps the samples per option instead; ``strict_time=True``
   also stops at the wall clock (then results depend on the machine's speed).
@@ -67,10 +66,6 @@ from assistant.games.tommy_rules import Move, TommyRules
 # the same advice, everywhere.  6,000 until the rollouts stopped re-checking the foundations after a card that went
 # to a waste pile (same play, ~17% faster: 6,266 -> 7,338 steps a ms CPU on the same positions).
 STEPS_PER_MS = 7000.0
-# The same for rank-only rules (the standard game and others whose foundations run Ace up in any suit, one pass),
-# whose rollouts run on ranks (``tommy_kernels.rank_rollout``, the same play): 7.0x the card kernel's steps a ms
-# CPU, measured side by side on mid-game positions (21,215 against 3,012 on a shared core; docs/BENCHMARKS.md).
-STEPS_PER_MS_RANKS = 49000.0
 BATCH = 32  # samples per batch (every option alive gets the same samples)
 # before any option is dropped, and the z of the drop: 128 / 5 (was 64 / 3) spend more of the budget on close
 # decisions: +2.3 points of wins over 600 paired deals (se 1.1), ~1.6x the CPU a game (docs/BENCHMARKS.md)
@@ -437,8 +432,7 @@ def advise(
     if samples is not None:
         n_max = min(n_max, max(1, int(samples)))
     U = int(sample_cards.shape[0])
-    steps_per_ms = STEPS_PER_MS_RANKS if K.rank_only(P, W) else STEPS_PER_MS
-    step_budget = math.inf if budget_ms is None else max(1.0, budget_ms) * steps_per_ms
+    step_budget = math.inf if budget_ms is None else max(1.0, budget_ms) * STEPS_PER_MS
     if budget_ms is None and samples is None:
         raise ValueError("give budget_ms or samples")
 
@@ -456,7 +450,7 @@ def advise(
             node_cap = max(1.0, budget_ms) * SOLVER_NODES_PER_MS
         exact_found, used = _endgame(cp, cph, cfh, cfs, sample_cards, known is not None, P, NR, W, target, node_cap)
         if node_cap is not None:
-            step_budget = max(1.0, step_budget - used * steps_per_ms / SOLVER_NODES_PER_MS)  # the rest to the rollouts
+            step_budget = max(1.0, step_budget - used * STEPS_PER_MS / SOLVER_NODES_PER_MS)  # the rest to the rollouts
         if exact_found is None and HOLD_OPTIONS == "endgame" and known is None:
             # the rollouts value hold-back options badly (module doc): only the closed options go on
             opts = [x for x in opts if _closed(x[1], P, NR)]
