@@ -64,7 +64,10 @@ from assistant.games.tommy_rules import Move, TommyRules
 # Card steps per millisecond of budget: rollout card steps the kernel makes per ms on the project machine
 # (2-core x86_64, one thread, while another job shares the CPU).  Fixed so that a budget means the same work, and
 # the same advice, everywhere.  6,000 until the rollouts stopped re-checking the foundations after a card that went
-# to a waste pile (same play, ~17% faster: 6,266 -> 7,338 steps a ms CPU on the same positions).
+# to a waste pile (same play, ~17% faster: 6,266 -> 7,338 steps a ms CPU on the same positions).  Rank-only rules
+# (the standard game) roll out on ranks since session 9, the same play about 6.5-7x faster: their decisions do this
+# work in a seventh of the CPU.  Measured to buy nothing as 7x the work at 250 ms CPU (625 vs 634 won of 1,000
+# paired deals; docs/BENCHMARKS.md), so the work stays and the speed goes to quicker hints.
 STEPS_PER_MS = 7000.0
 BATCH = 32  # samples per batch (every option alive gets the same samples)
 # before any option is dropped, and the z of the drop: 128 / 5 (was 64 / 3) spend more of the budget on close
