@@ -93,8 +93,9 @@ class GridReading:
     ``cell_boxes[r][c]``: the cell's quadrilateral in the picture (4x2 float array) or None without a grid.
     ``cards_seen``: cards read (cells read, cards outside the grid, second cards in a cell); ``extra``: the names
     read outside the grid. ``warnings`` are problems with the grid (a cell unread, a card too many or missing);
-    ``doubts`` are cells read with a close second reading (worth a look, not a problem); ``notes`` say where the
-    deck rule decided."""
+    ``doubts`` are cells read with a close second reading or whose name holds under ``DOUBT_SHARE`` of the cell's
+    evidence (worth a look, not a problem); ``notes`` say where the deck rule decided; ``flagged``: every cell
+    one of them names (a wrong name outside it is a silent mistake); ``evidence``: per cell, name -> evidence."""
 
     rows: list[list[str | None]]
     warnings: list[str] = field(default_factory=list)

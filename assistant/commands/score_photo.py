@@ -15,7 +15,7 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
 reading or stays unread; ``notes`` say where that rule decided. ``doubts`` name cells read with a close second
-reading (worth a look). Lines with an unread cell score 0.
+reading or whose name holds little of the evidence read there (worth a look). Lines with an unread cell score 0.
 
 Exit code: 0 when every photo gave a grid of 25 cards (doubts and the deck rule's notes allowed); 1 when a photo
 shows fewer or more than 25 cards, a card read twice that the deck rule cannot settle, two cards in a cell, a
