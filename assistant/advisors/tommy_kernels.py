@@ -451,12 +451,13 @@ def play_games(decks, P, NR, W, fh0, seed):
     ph = np.zeros(4, np.int8)
     fh = np.zeros(4, np.int8)
     fs = np.zeros(4, np.int8)
+    ranks = rank_only(P, W)
     for g in range(G):
         ph[:] = 0
         fh[:] = fh0
         for f in range(4):
             fs[f] = -1 if fh0[f] == 0 else f
-        if rank_only(P, W):
+        if ranks:
             _to_ranks(decks[g], stock)
             out[g] = rank_rollout(piles, ph, fh, stock, 0, n, P[P_FOUND_SIZE], W)
         else:
