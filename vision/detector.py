@@ -17,7 +17,8 @@ Pipeline (two stages, see models/README.md for what the files are):
    classifier (its pips and pictures show the suit big) and each corner's probabilities are multiplied by the
    face's (``Detector.fuse_faces``); with a suit look (``suitlook.onnx``, manifest key ``suitlook``), the same
    64 px corner crop is also named by suit at full resolution and the suit probabilities multiplied into each
-   card of that suit (``Detector.fuse_suits``), before the face's;
+   card of that suit (``Detector.fuse_suits``), before the face's; photos (``pips`` on) also get the pip look
+   after the face's: the suit of the pips in the middle of each whole card (``vision.pips``, ``Detector.fuse_pips``);
 3. corners are grouped into cards by identity (``vision.grouping``): same name -> one card.
 
 Model folder: ``vision.json`` (optional) names the files and classes; otherwise ``detector.onnx`` and
@@ -45,6 +46,7 @@ from vision.drawing import draw_result
 from vision.grouping import DEFAULT_REACH, group_cards
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
+from vision.pips import card_suit_evidence, pip_shapes
 from vision.results import DetectionResult, SeenCard
 from vision.tiling import detect_tiled, merge_overlapping
 
@@ -61,6 +63,7 @@ SIGNATURE_TOLERANCE = 0.25  # mean |difference| of standardised 16x16 grey crops
 # busy and make the detector ~1.4x faster when it is free (docs/BENCHMARKS.md).
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 FACE_FUSIONS = ("card", "suit", "rank", "rank+suit")
+PIP_SUITS = ("s", "h", "d", "c")
 
 
 def crop_signature(image_bgr: np.ndarray, box, pad: float) -> np.ndarray:
@@ -102,7 +105,11 @@ class Detector:
     one, False never; ``suit_model`` / ``suit_weight`` / ``suit_below``: another ONNX suit look, the exponent of its
     probabilities, the corners it reads (those whose own best suit probability is below this); ``balance``: a photo
     (no previous frame) is taken to show one deck, and the suit odds of its corners are shifted where their reading
-    has far too few of one suit of a colour (``vision.deck_suits``; the photo commands, not the camera).
+    has far too few of one suit of a colour (``vision.deck_suits``; the photo commands, not the camera);
+    ``pips``: the pip look (``pips.onnx``, manifest key ``pips``: the suit of the pips in the middle of each
+    whole card, ``vision.pips``) when True or, with None, when the model folder declares one; False (the default:
+    a few ms a card, too slow for a camera frame) never; ``pip_model`` / ``pip_weight`` / ``min_pips``: another
+    ONNX pip look, the exponent of a card's pip suit shares, the least summed pip weight for them to count.
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -113,7 +120,9 @@ class Detector:
                  face_weight: float | None = None, face_fuse: str | None = None,
                  face_suit_weight: float | None = None, suit: bool | None = None,
                  suit_model: str | Path | None = None, suit_weight: float | None = None,
-                 suit_below: float | None = None, balance: bool = False):
+                 suit_below: float | None = None, balance: bool = False, pips: bool | None = False,
+                 pip_model: str | Path | None = None, pip_weight: float | None = None,
+                 min_pips: float | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -164,6 +173,12 @@ class Detector:
         suit_path = self._second_look("suit look", suit, suit_model, self.spec.suit)
         if suit_path is not None:
             self._load_suit(suit_path, self.spec.suit_classes if suit_model is None else None, threads)
+        self.pips = None
+        self.pip_weight = self.spec.pip_weight if pip_weight is None else float(pip_weight)
+        self.min_pips = self.spec.min_pips if min_pips is None else float(min_pips)
+        pip_path = self._second_look("pip look", pips, pip_model, self.spec.pips)
+        if pip_path is not None:
+            self._load_pips(pip_path, self.spec.pip_classes if pip_model is None else None)
 
     def _second_look(self, what: str, wanted: bool | None, given: str | Path | None, declared: Path | None) -> Path | None:
         """The file of an optional second look (face, suit) to load, or None: used when the folder declares it (or a
@@ -186,6 +201,21 @@ class Detector:
         # (suits, classifier columns): 1 where the column's card has that suit; the "none" column gets no suit
         self._suit_map = np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in suits],
                                   np.float32)
+
+    def _load_pips(self, path: Path, classes) -> None:
+        """The pip look and its 0/1 map from its four suits to the corner classifier's card columns."""
+        self.pips = OnnxClassifier(path, classes, threads=1)  # a few dozen 32 px silhouettes a photo
+        names = [c.strip().lower() for c in self.pips.classes]
+        if names[:4] != list(PIP_SUITS) or names[4:] not in ([], [NONE_CLASS]):
+            raise ModelFileError(f"pip look {path} classes {self.pips.classes} are not s h d c (+ none)")
+        self._pip_map = np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in PIP_SUITS],
+                                 np.float32)
+        self._court_cols = np.array([j for j, n in enumerate(self.classifier_names) if n and n[:-1] in ("J", "Q", "K")],
+                                    np.int64)
+
+    def _none_p(self, p: np.ndarray) -> np.ndarray:
+        """The ``none`` probability of each row of ``p`` (0 without a ``none`` class)."""
+        return p[:, self._none_col] if self._none_col >= 0 else np.zeros(len(p), np.float32)
 
     def _load_face(self, path: Path, classes, threads: int) -> None:
         """The face classifier and its 0/1 maps from face classes to the corner classifier's card columns (same card,
@@ -299,6 +329,11 @@ class Detector:
                 probs[todo], shifts = balance_suits(probs[todo], self.classifier_names)
                 if shifts:
                     self._set_names(todo, probs[todo], card, card_conf)
+            # the pips in the middle of whole cards: their suit, last, so that the balance above measures the corner
+            # readings' own leaning (the pips would hide it on the number cards, and the courts then lose it)
+            if self.pips is not None and len(todo):
+                probs[todo] = self.fuse_pips(image_bgr, boxes, todo, probs[todo])
+                self._set_names(todo, probs[todo], card, card_conf)
         data = {**boxes.data, "label": label, "card": card, "card_confidence": card_conf, "signature": signature,
                 "probs": probs}
         named = Detections(xyxy=boxes.xyxy, confidence=boxes.confidence, class_id=boxes.class_id, data=data)
@@ -378,12 +413,7 @@ class Detector:
         out = np.array(p, np.float32, copy=True)
         if self.face is None or self.card_class < 0 or not len(idx):
             return out
-        cards = np.flatnonzero(boxes.class_id == self.card_class)
-        if not len(cards):
-            return out
-        holds = box_ioa(boxes.xyxy[idx], boxes.xyxy[cards]) >= 0.6
-        area = np.where(holds, boxes.area[cards][None, :], np.inf)
-        owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+        cards, owner = self.card_owners(boxes, idx)
         inside = np.flatnonzero(owner >= 0)
         if not len(inside):
             return out
@@ -399,6 +429,79 @@ class Detector:
         out[np.ix_(inside, self._card_cols)] = q
         return out
 
+    def card_owners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(cards, owner)``: the rows of ``boxes`` that are whole-card boxes, and for each corner ``idx`` the
+        position in ``cards`` of the smallest card box holding >= 60 % of it (-1: none)."""
+        cards = np.flatnonzero(boxes.class_id == self.card_class) if self.card_class >= 0 else np.zeros(0, np.int64)
+        if not len(cards) or not len(idx):
+            return cards, np.full(len(idx), -1, np.int64)
+        holds = box_ioa(boxes.xyxy[idx], boxes.xyxy[cards]) >= 0.6
+        area = np.where(holds, boxes.area[cards][None, :], np.inf)
+        return cards, np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+
+    def pip_evidence(self, image_bgr: np.ndarray, card_boxes_xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(suits, weight)``: for each whole-card box, the suit shares (m, 4: s h d c) of the pips in its middle
+        (``vision.pips``) and how many blobs looked like pips (their summed 1 - P(none)); of a card seen at a
+        slant (two readings), the reading whose pips say most."""
+        readings = [pip_shapes(image_bgr, b) for b in card_boxes_xyxy]
+        suits = np.full((len(readings), 4), 0.25, np.float32)
+        weight = np.zeros(len(readings), np.float32)
+        shapes = [s for r in readings for s in r]
+        n = np.array([len(s) for s in shapes], np.int64)
+        if not n.sum():
+            return suits, weight
+        p = self.pips.probabilities(np.concatenate(shapes)[:, None])
+        ends = np.cumsum(n)
+        k = 0
+        for c, r in enumerate(readings):
+            best = -1.0
+            for _ in r:
+                su, w = card_suit_evidence(p[ends[k] - n[k]:ends[k]])
+                k += 1
+                if w * su.max() > best:
+                    best, suits[c], weight[c] = w * su.max(), su, w
+        return suits, weight
+
+    def fuse_pips(self, image_bgr: np.ndarray, boxes: Detections, idx: np.ndarray, p: np.ndarray,
+                  evidence: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """Corner probabilities ``p`` (len(idx), classifier classes) of the index boxes ``boxes[idx]``, each corner
+        inside a whole-card box whose middle shows pips (summed pip weight >= ``min_pips``) multiplied by those pips'
+        suit shares within the suit's colour (spades against clubs, hearts against diamonds) ** ``pip_weight`` over
+        each card column's suit, renormalised; the ``none`` probability is kept.
+        Corners read as a Jack, Queen or King (half their card probability or more) are left alone: a court's
+        middle is a picture, whose blobs are no pips.
+        ``evidence``: ``pip_evidence`` of every card box in ``boxes`` order (tests); else computed here."""
+        out = np.array(p, np.float32, copy=True)
+        if self.pips is None or not len(idx):
+            return out
+        cards, owner = self.card_owners(boxes, idx)
+        inside = np.flatnonzero(owner >= 0)
+        if not len(inside):
+            return out
+        used, row = np.unique(owner[inside], return_inverse=True)
+        if evidence is None:
+            suits, weight = self.pip_evidence(image_bgr, boxes.xyxy[cards[used]])
+        else:
+            suits, weight = (np.asarray(e, np.float32)[used] for e in evidence)
+        # pips are printed on the number cards and aces: a corner read as a court card (a picture) is left alone
+        court = out[np.ix_(inside, self._court_cols)].sum(axis=1) >= 0.5 * (1.0 - self._none_p(out[inside]))
+        ok = (weight[row] >= self.min_pips) & ~court
+        inside, row = inside[ok], row[ok]
+        if not len(inside):
+            return out
+        # within each colour only (spades against clubs, hearts against diamonds): the corner tells the colour
+        # well, and a pip in the middle of the card (an ace's) may be seen upside down, a heart then like a spade
+        suits = np.maximum(suits, 1e-4)
+        pair = suits + suits[:, [3, 2, 1, 0]]  # PIP_SUITS = s h d c: s+c, h+d, d+h, c+s
+        cols = np.flatnonzero(self._pip_map.sum(axis=0) > 0)
+        factor = ((suits / pair) ** np.float32(self.pip_weight) @ self._pip_map)[:, cols]
+        q = out[np.ix_(inside, cols)]
+        mass = q.sum(axis=1)
+        q = q * factor[row]
+        q *= (mass / np.maximum(q.sum(axis=1), 1e-12))[:, None]
+        out[np.ix_(inside, cols)] = q
+        return out
+
     def split_by_card_box(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(first, later, partner)``: corners ``idx`` to classify now; corners that share a whole-card box with a
         more confident corner (``later``), each with that corner (``partner``), named after it when it is sure.
@@ -406,12 +509,7 @@ class Detector:
         empty = np.zeros(0, np.int64)
         if self.card_class < 0 or self.share_confidence > 1 or len(idx) < 2:
             return idx, empty, empty
-        cards = boxes[boxes.class_id == self.card_class]
-        if not len(cards):
-            return idx, empty, empty
-        holds = box_ioa(boxes.xyxy[idx], cards.xyxy) >= 0.6
-        area = np.where(holds, cards.area[None, :], np.inf)
-        owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+        _cards, owner = self.card_owners(boxes, idx)
         first, later, partner = [], [], []
         lead: dict[int, int] = {}
         for k in np.argsort(-boxes.confidence[idx], kind="stable"):

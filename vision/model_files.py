@@ -58,6 +58,11 @@ class ModelSpec:
     suit_classes: list[str] | None = None
     suit_weight: float = 1.0  # exponent of the suit probabilities in the product with a corner's
     suit_below: float = 1.01  # only corners whose own best suit is less sure than this get the suit look
+    # optional pip look: the suit of each pip silhouette in a whole card's middle (manifest key "pips")
+    pips: Path | None = None
+    pip_classes: list[str] | None = None
+    pip_weight: float = 1.0  # exponent of a card's pip suit evidence in the product with its corners'
+    min_pips: float = 1.0    # the least summed pip weight (blobs that look like pips) for a card's evidence to count
 
     @classmethod
     def from_dir(cls, model_dir: str | Path) -> "ModelSpec":
@@ -76,6 +81,7 @@ class ModelSpec:
             clf_file = d / clf.get("file", "classifier.onnx") if clf else None
             face = m.get("cardface") or {}
             suit = m.get("suitlook") or {}
+            pips = m.get("pips") or {}
             return cls(detector=det_file, detector_classes=det.get("classes"),
                        classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
                        crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)),
@@ -84,7 +90,9 @@ class ModelSpec:
                        face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")),
                        face_suit_weight=float(face.get("suit_weight", face.get("weight", 1.0))),
                        suit=d / suit["file"] if suit.get("file") else None, suit_classes=suit.get("classes"),
-                       suit_weight=float(suit.get("weight", 1.0)), suit_below=float(suit.get("below", 1.01)))
+                       suit_weight=float(suit.get("weight", 1.0)), suit_below=float(suit.get("below", 1.01)),
+                       pips=d / pips["file"] if pips.get("file") else None, pip_classes=pips.get("classes"),
+                       pip_weight=float(pips.get("weight", 1.0)), min_pips=float(pips.get("min_pips", 1.0)))
         det_file = d / "detector.onnx"
         if not det_file.is_file():
             onnx = sorted(p for p in d.glob("*.onnx") if "cls" not in p.name and "classif" not in p.name)

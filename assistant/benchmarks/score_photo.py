@@ -31,6 +31,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=int, default=0, metavar="N", help="read at most N photos")
     parser.add_argument("--threads", type=int, default=None, metavar="N", help="ONNX Runtime threads (default 2)")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
+    parser.add_argument("--no-pips", action="store_true", help="without the pip look (suits from the corners alone)")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
     parser.add_argument("--verbose", action="store_true", help="print each photo's wrong cells")
 

@@ -71,6 +71,9 @@ def add_parser(subparsers) -> None:
                              "few of one suit of a colour for one deck (vision/deck_suits.py)")
     parser.add_argument("--no-suit", action="store_true",
                         help="no suit look: corner suits from the 32 px classifier alone (as before models/suitlook.onnx)")
+    parser.add_argument("--no-pips", action="store_true",
+                        help="no pip look: suits not weighed by the pips in the middle of whole cards (as before "
+                             "models/pips.onnx)")
     parser.add_argument("--table", action="store_true",
                         help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too); "
                              "reads with the models of <model folder>/table/ (tuned on fanned hands) where it has them")
@@ -139,7 +142,8 @@ def load_detector(args):
                         min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None,
-                        balance=not getattr(args, "no_balance", False))
+                        balance=not getattr(args, "no_balance", False),
+                        pips=False if getattr(args, "no_pips", False) else None)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 

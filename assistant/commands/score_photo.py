@@ -77,6 +77,9 @@ def add_common_arguments(parser) -> None:
     parser.add_argument("--no-balance", action="store_true",
                         help="take the classifier's suits as they are, even where the photo's cards then hold far too "
                              "few of one suit of a colour for one deck (vision/deck_suits.py)")
+    parser.add_argument("--no-pips", action="store_true",
+                        help="name suits from the corner indices alone, not also from the pips in the middle of each "
+                             "card (vision/pips.py)")
 
 
 # --------------------------------------------------------------------------------------------------- reading
@@ -91,7 +94,8 @@ def load_detector(args):
     try:
         # a photo's corners are each read on their own (share_confidence > 1): the deck rule weighs both names
         return Detector(model_dir=args.model, threads=args.threads, share_confidence=2.0,
-                        balance=not getattr(args, "no_balance", False))
+                        balance=not getattr(args, "no_balance", False),
+                        pips=False if getattr(args, "no_pips", False) else None)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
 

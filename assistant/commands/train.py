@@ -9,6 +9,7 @@
     patience train export --run detector640 --imgsz 640 --dynamic   # models/detector.onnx|.pt, classifier, vision.json
     patience train cardface --hours 1                 # whole-card face classifier -> models/cardface.onnx (second look)
     patience train suit --hours 0.8                   # suit look at the 64 px corner crop -> models/suitlook.onnx
+    patience train pips --wire                        # pip look: the suit of the pips in a whole card's middle
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -24,6 +25,8 @@ from pathlib import Path
 REPO_DATA = Path(__file__).resolve().parents[2] / "datasets"
 SUIT_WEIGHT = 1.0  # the suit look's fusion exponent and gate, chosen on datasets/facetune (models/README.md)
 SUIT_BELOW = 1.01
+PIP_WEIGHT = 2.0  # the pip look's fusion exponent and least pip weight, chosen on datasets/gridtune (models/README.md)
+MIN_PIPS = 0.8
 
 
 def add_parser(subparsers) -> None:
@@ -71,6 +74,16 @@ def add_parser(subparsers) -> None:
     u.add_argument("--weight", type=float, default=SUIT_WEIGHT, help="with --wire: exponent of the suit probabilities")
     u.add_argument("--below", type=float, default=SUIT_BELOW,
                    help="with --wire: only corners whose own best suit probability is below this get the suit look")
+    q = sub.add_parser("pips", help="train the pip look (the suit of each pip silhouette in a whole card's middle, "
+                                    "fused into its corners' names), export models/pips.onnx")
+    q.add_argument("--epochs", type=int, default=12)
+    q.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
+    q.add_argument("--name", default="pips", help="run folder under runs/")
+    q.add_argument("--recut", action="store_true", help="cut the silhouettes again (else datasets/build/pips.npz is reused)")
+    q.add_argument("--wire", action="store_true", help="also declare it in models/vision.json (the Detector uses it)")
+    q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
+    q.add_argument("--min-pips", type=float, default=MIN_PIPS,
+                   help="with --wire: the least summed pip weight of a card for its pips to count")
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -184,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
         if not (Path(crops) / "train").is_dir():
             raise UserError(f"{crops}/train not found: run `patience dataset build` first")
         _suitlook(train, crops, args)
+    elif args.step == "pips":
+        _pips(train, args)
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)
@@ -195,6 +210,25 @@ def run(args: argparse.Namespace) -> int:
         out = model_report.report(imgsz=args.imgsz, run=args.run, classifier_run=args.classifier_run)
         print(f"metrics written to {out}")
     return 0
+
+
+def _pips(train, args) -> None:
+    """Cut the pip silhouettes from the rendered scenes (once), train the pip net, and with ``--wire`` export it to
+    models/pips.onnx and declare it in vision.json."""
+    from assistant.progress import progress
+    from vision.training import pips
+
+    if args.recut or not pips.PIP_SET.is_file():
+        if not (train.BUILD / "detect" / "meta" / "train").is_dir():
+            from assistant.cli import UserError
+
+            raise UserError(f"{train.BUILD}/detect not found: run `patience dataset build` first")
+        with progress("scenes cut into pip silhouettes", len(pips.scene_metas())) as bar:
+            pips.cut_pip_set(progress=lambda done, total: bar.advance())
+    best = pips.train_pips(name=args.name, epochs=args.epochs, lr=args.lr)
+    print(f"pip look trained: {best}")
+    if args.wire:
+        print(f"exported {pips.export_pips(best, weight=args.weight, min_pips=args.min_pips)}")
 
 
 def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input_px: int, name: str, init: str) -> None:
