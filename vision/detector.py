@@ -413,11 +413,9 @@ class Detector:
         out = np.array(p, np.float32, copy=True)
         if self.face is None or self.card_class < 0 or not len(idx):
             return out
-        cards, owner = self.card_owners(boxes, idx)
-        inside = np.flatnonzero(owner >= 0)
+        cards, inside, used, row = self.boxed_corners(boxes, idx)
         if not len(inside):
             return out
-        used, row = np.unique(owner[inside], return_inverse=True)
         pf = face_p[used] if face_p is not None else self.face_probabilities(image_bgr, boxes.xyxy[cards[used]])
         factor = np.ones((len(used), len(self._card_cols)), np.float32)  # (used card boxes, card columns)
         for kind in self.face_fuse.split("+"):
@@ -438,6 +436,15 @@ class Detector:
         holds = box_ioa(boxes.xyxy[idx], boxes.xyxy[cards]) >= 0.6
         area = np.where(holds, boxes.area[cards][None, :], np.inf)
         return cards, np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+
+    def boxed_corners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(cards, inside, used, row)``: the whole-card rows of ``boxes``; the positions in ``idx`` of the corners
+        inside a card box; the card boxes holding them (positions in ``cards``); for each such corner, its box's
+        position in ``used``."""
+        cards, owner = self.card_owners(boxes, idx)
+        inside = np.flatnonzero(owner >= 0)
+        used, row = np.unique(owner[inside], return_inverse=True)
+        return cards, inside, used, row
 
     def pip_evidence(self, image_bgr: np.ndarray, card_boxes_xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(suits, weight)``: for each whole-card box, the suit shares (m, 4: s h d c) of the pips in its middle
@@ -474,11 +481,9 @@ class Detector:
         out = np.array(p, np.float32, copy=True)
         if self.pips is None or not len(idx):
             return out
-        cards, owner = self.card_owners(boxes, idx)
-        inside = np.flatnonzero(owner >= 0)
+        cards, inside, used, row = self.boxed_corners(boxes, idx)
         if not len(inside):
             return out
-        used, row = np.unique(owner[inside], return_inverse=True)
         if evidence is None:
             suits, weight = self.pip_evidence(image_bgr, boxes.xyxy[cards[used]])
         else:

@@ -132,7 +132,7 @@ def ink_strength(patch_bgr: np.ndarray) -> np.ndarray:
     m = patch_bgr.min(axis=2) if patch_bgr.ndim == 3 else patch_bgr
     m = m.astype(np.float32)
     k = max(3, int(0.5 * min(m.shape)) | 1)
-    paper = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    paper = cv2.dilate(m, np.ones((k, k), np.uint8))  # a square window: separable, ~10x faster than a disc
     dark = (paper - m) / np.maximum(paper, 1.0)
     return np.clip(dark / (1.0 - INK_RATIO), 0.0, 2.0) * (paper - m > 30)
 

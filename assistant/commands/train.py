@@ -26,7 +26,7 @@ REPO_DATA = Path(__file__).resolve().parents[2] / "datasets"
 SUIT_WEIGHT = 1.0  # the suit look's fusion exponent and gate, chosen on datasets/facetune (models/README.md)
 SUIT_BELOW = 1.01
 PIP_WEIGHT = 2.0  # the pip look's fusion exponent and least pip weight, chosen on datasets/gridtune (models/README.md)
-MIN_PIPS = 0.8
+MIN_PIPS = 1.5
 
 
 def add_parser(subparsers) -> None:
@@ -172,6 +172,13 @@ def run(args: argparse.Namespace) -> int:
         _suitlook(train, REPO_DATA / "suitmix", argparse.Namespace(
             epochs=6, lr=1.5e-3, hours=0.45, name="suitlook2g", init=train.RUNS / "suitlook" / "last.pt",
             **{**suit, "no_export": False, "wire": True}))
+        # session 10: the pip look, from the whole cards of the training scenes and of procedural-deck scenes
+        from vision.training.procedural_decks import write_procedural_decks
+
+        write_procedural_decks(40, seed=0)
+        synth.build(REPO_DATA / "procbuild", 1500, 0, seed=21, workers=1, procedural_share=1.0)
+        _pips(train, argparse.Namespace(recut=True, name="pips", epochs=12, lr=3e-3, wire=True, weight=PIP_WEIGHT,
+                                        min_pips=MIN_PIPS))
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
