@@ -207,3 +207,24 @@ def test_a_new_poker_card_misread_steadily_as_a_placed_card_is_reported_not_merg
     assert len(session.state.dealt) == 3
     warnings = [e["message"] for e in events if e["event"] == "warning"]
     assert any(f"{first} is read in two places" in w for w in warnings)
+
+
+def test_a_turned_sir_tommy_card_misread_steadily_as_a_covered_card_is_reported_not_applied():
+    """A card exists once: a covered card's name read steadily, whole, away from its pile means the card just
+    turned is misread. It is said plainly, and the game waits for that card to read right."""
+    script, final = tommy_script(6, turns=14)
+    turned = [e for e in script.truth if e["event"] == "card"]
+    last = turned[-1]
+    landed = next((i for i, w in enumerate(final.waste) if w and str(w[-1]) == last["card"]), None)
+    # covered before the last card came too (not the card it was laid on)
+    covered = [c for i, w in enumerate(final.waste) for c in w[:-1] if not (i == landed and c == w[-2])]
+    assert covered, "the scripted deal must leave a covered waste card"
+    name = str(covered[0])
+    for frame in script.frames[last["still_frame"]:]:
+        frame.cards = [replace(s, card=name) if s.card == last["card"] else s for s in frame.cards]
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert last["card"] not in [e["card"] for e in events if e["event"] in ("card", "move")]
+    assert Card.parse(last["card"]) not in session.state.hand and len(session.state.stock_cards()) == 52 - 13
+    warnings = [e["message"] for e in events if e["event"] == "warning"]
+    assert any(f"{name} is read in two places" in w for w in warnings)

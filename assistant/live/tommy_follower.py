@@ -354,7 +354,25 @@ class TommyFollower:
                     return f"{c} is seen away from its place ({st._where(c)})"
             elif c not in stock:
                 return f"{c} is seen on the table, but it is not in play here"
+        if st.needs_card() and not st.hand:
+            for c, s in view.elsewhere.items():
+                if self._misread_elsewhere(c, s):
+                    return (f"{c} is read in two places: the card just turned is misread as {c}; "
+                            f"straighten it or hold it up to the camera")
         return None
+
+    def _misread_elsewhere(self, c: Card, s) -> bool:
+        """A card of the game read steadily, whole, at a second spot away from its own, while the game waits for
+        the next card: a card exists once, so that spot holds the newly turned card misread. Not when the card is
+        a pile's top and the spot is a place it may go to (a move under way: its old spot is still being read)."""
+        st = self.state
+        if c not in self._on_table() or c not in self.pos or not self._whole(s) or self._dist(s.xy, self.pos[c]) <= 1.2:
+            return False
+        pile = next((i for i, w in enumerate(st.waste) if w and w[-1] == c), None)
+        if pile is None:
+            return True  # covered, or on a foundation: it cannot be moved
+        target = self.locate(c, np.asarray(s.xy), defer_new=False, from_pile=pile, may_be_hand=False)
+        return isinstance(target, str) or self._find_move(st, c, target, pile) is None
 
     @property
     def problem(self) -> str | None:
