@@ -150,3 +150,25 @@ def test_pips_weigh_suits_within_the_corners_colour_only(tmp_path):
     fused = det.fuse_pips(None, one_card_boxes(), np.array([0]), p, evidence=upside_down_heart)
     assert det.classifier_names[fused.argmax()] == "As"  # black stays black; among the blacks, spades
     assert fused[0, CARD_NAMES.index("Ah")] / fused[0, CARD_NAMES.index("As")] < 0.1
+
+
+def test_training_silhouettes_are_cut_from_whole_cards_of_rendered_scenes_and_labelled_by_suit(tmp_path):
+    from vision.training.pips import PIP_CLASSES, cut_pip_set
+
+    root = tmp_path / "detect"
+    (root / "images" / "train").mkdir(parents=True)
+    (root / "meta" / "train").mkdir(parents=True)
+    img, box = drawn_card(pips=4)
+    cv2.imwrite(str(root / "images" / "train" / "000000.jpg"), img)
+    (root / "meta" / "train" / "000000.json").write_text(json.dumps({"cards": [
+        {"card": "4c", "box": list(box)}]}))
+    img2, box2 = drawn_card(pips=2, colour=(30, 30, 220))
+    cv2.imwrite(str(root / "images" / "train" / "000001.jpg"), img2)
+    (root / "meta" / "train" / "000001.json").write_text(json.dumps({"cards": [{"card": "Qh", "box": list(box2)}]}))
+    out = cut_pip_set(roots=(root,), out=tmp_path / "pips.npz")
+    d = np.load(out)
+    assert d["x"].shape == (6, PIP_SIZE, PIP_SIZE) and d["x"].dtype == np.uint8
+    assert [PIP_CLASSES[k] for k in d["y"]] == ["c"] * 4 + ["none"] * 2  # a court's blobs are pictures, not pips
+    assert d["card"].tolist() == [0, 0, 0, 0, 1, 1]
+    with pytest.raises(FileNotFoundError, match="dataset build"):
+        cut_pip_set(roots=(tmp_path / "nothing",), out=tmp_path / "none.npz")

@@ -1,12 +1,12 @@
 """The pips of a whole card, cut out as shapes: the "pip look" names a card's suit from the big suit symbols in its
 middle, which look alike in nearly every deck (unlike the small index, whose typeface varies).
 
-``pip_shapes`` finds the dark or coloured blobs in the middle of a card box, on the card's own paper (a local
-paper brightness, so shadows and lighting gradients do not matter), and returns each blob as a 32x32 silhouette
-(ink 1, paper 0): shape only, no colour, so a four-colour deck's green clubs look like clubs. Each card is straightened first (its paper's
-outline warped to an upright rectangle) and each pip in its lower half turned half round, so that a pip points away
-from the card's middle as printed: spades point outwards, hearts inwards. The same function
-cuts the training silhouettes (``vision.training.pips``) and the ones read at run time (``Detector``).
+``pip_shapes`` straightens the card in a card box (its paper's outline warped to an upright rectangle), finds the
+dark or coloured blobs of its middle, on the card's own paper (a local paper brightness, so shadows and lighting
+gradients do not matter), and returns each blob as a 32x32 silhouette (ink 1, paper 0): shape only, no colour, so
+a four-colour deck's green clubs look like clubs. Each pip in the card's lower half is turned half round, so that
+every pip points away from the card's middle as printed: spades point outwards, hearts inwards. The same function
+cuts the training silhouettes (``vision.training.pips``) and the ones read at run time (``Detector.fuse_pips``).
 """
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """Training the pip look (``models/pips.onnx``): a tiny CNN that names the suit of one pip silhouette.
 
 The silhouettes are cut by ``vision.pips.pip_shapes`` (the same code that reads them at run time) from the whole
-cards of rendered training scenes (``patience dataset build``, optionally the procedural decks' scenes too), so
-they carry the scenes' perspective, blur, light and JPEG. Aces and number cards label their blobs with the card's
-suit; the blobs of Jacks, Queens and Kings (pictures) are ``none``. The scenes hold only training designs: the
-held-out designs never reach this set.
+cards of rendered training scenes (``datasets/build`` and, where rendered, the procedural decks' scenes of
+``datasets/procbuild``), so they carry the scenes' perspective, blur, light and JPEG. Aces and number cards label
+their blobs with the card's suit; the blobs of Jacks, Queens and Kings (pictures) are ``none``. The scenes hold
+only training designs: the held-out designs never reach this set.
 
-    patience train pips                    # cut the silhouettes (cached), train ~10 min on one core, export
+    patience train pips --wire     # cut the silhouettes (~1 min, cached), train (~4 min on one core), export
 """
 from __future__ import annotations
 
@@ -62,13 +62,16 @@ def cut_pip_set(roots=SCENE_ROOTS, out: Path = PIP_SET, split: str = "train", se
             card_no += 1
         if progress is not None:
             progress(k + 1, len(metas))
+    if not xs:
+        raise FileNotFoundError(f"no whole card with pips in the scenes under {', '.join(map(str, roots))}: "
+                                "run `patience dataset build` first")
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys), card=np.concatenate(cards))
     return out
 
 
 def make_pipnet(n_classes: int = len(PIP_CLASSES)):
-    """Conv 16-32-64 on a 32x32 silhouette + FC 64 (~60 k parameters, ~3 M multiply-adds a pip)."""
+    """Conv 16-32-64 on a 32x32 silhouette + FC 64 (~90 k parameters, ~3 M multiply-adds a pip)."""
     from torch import nn
 
     def block(cin, cout):
