@@ -18,3 +18,13 @@ def test_the_help_says_what_the_command_does(names):
     description = rest.split("\n\n")[0]
     assert not description.startswith(("options:", "positional arguments:")) and len(description) > 20, description
 
+
+
+def test_train_without_a_step_names_every_step(capsys):
+    from assistant.cli import main
+
+    assert main(["train"]) != 0
+    err = capsys.readouterr().err
+    steps = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction").choices["train"]
+    names = next(a for a in steps._actions if a.__class__.__name__ == "_SubParsersAction").choices
+    assert all(name in err for name in names), err

@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.step is None:
-        raise UserError("say which step: detector, classifier, export or report (patience train --help)")
+        raise UserError("say which step: detector, classifier, cardface, suit, pips, export, report or all "
+                        "(patience train --help)")
     try:
         import torch  # noqa: F401
     except ModuleNotFoundError as exc:
