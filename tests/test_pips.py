@@ -172,3 +172,12 @@ def test_training_silhouettes_are_cut_from_whole_cards_of_rendered_scenes_and_la
     assert d["card"].tolist() == [0, 0, 0, 0, 1, 1]
     with pytest.raises(FileNotFoundError, match="dataset build"):
         cut_pip_set(roots=(tmp_path / "nothing",), out=tmp_path / "none.npz")
+
+
+def test_the_camera_reads_pips_for_poker_grids_only(tmp_path):
+    from assistant.live.app import reader_detector
+
+    models = pip_models(tmp_path)
+    assert reader_detector(models, 1, game="poker").pips is not None  # grid cards lie apart, whole
+    assert reader_detector(models, 1, game="tommy").pips is None  # a fanned pair boxed together mixes two cards' pips
+    assert reader_detector(models, 1).pips is None

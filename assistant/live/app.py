@@ -95,19 +95,14 @@ READ_LARGE = 960  # the detector's input side for them: corner indices of cards 
 
 
 def _reader(model_dir, threads, imgsz: int | None = None, game: str | None = None):
-    """The card reader: the committed two-stage model. ``imgsz`` None: 640 for small frames, 960 for HD ones
-    (held-out designs on 1280x720 videos: 25 of 25 grid cards read at 960, 21 at 640; docs/BENCHMARKS.md).
-    ``game``: its follower says what the second look at whole cards may settle (None: the model folder's choice)."""
+    """The card reader: the committed two-stage model (``reader_detector``). ``imgsz`` None: 640 for small frames,
+    960 for HD ones (held-out designs on 1280x720 videos: 25 of 25 grid cards read at 960, 21 at 640;
+    docs/BENCHMARKS.md)."""
     from assistant.cli import UserError
     from vision.onnx_backend import ModelFileError
 
     try:
-        from vision.detector import Detector
-
-        from assistant.live.loop import follower_class
-
-        face_fuse = follower_class(game).face_fuse if game else None
-        detector = Detector(model_dir, threads=threads, imgsz=imgsz, face_fuse=face_fuse)
+        detector = reader_detector(model_dir, threads, imgsz, game)
     except ModelFileError as exc:
         raise UserError(str(exc)) from None
     chosen = [imgsz is not None]
@@ -120,6 +115,19 @@ def _reader(model_dir, threads, imgsz: int | None = None, game: str | None = Non
         return detector.detect(image, previous)
 
     return read
+
+
+def reader_detector(model_dir, threads, imgsz: int | None = None, game: str | None = None):
+    """The Detector of the camera. ``game``: its follower says what the second look at whole cards may settle
+    (None: the model folder's choice) and whether the pip look is used (on corners read anew only: the cards just
+    laid)."""
+    from vision.detector import Detector
+
+    from assistant.live.loop import follower_class
+
+    face_fuse = follower_class(game).face_fuse if game else None
+    pips = follower_class(game).pips if game else False
+    return Detector(model_dir, threads=threads, imgsz=imgsz, face_fuse=face_fuse, pips=pips)
 
 
 def _say(console, as_json, out, text: str) -> None:

@@ -292,6 +292,7 @@ class PokerFollower:
 
     scores_photo = True  # the s key scores the grid on the table as a photo
     face_fuse = None  # the reader's second look at whole cards as the model folder says (grid cards lie apart)
+    pips = None  # the pip look where the model folder has one: grid cards lie apart, whole
 
     def result_json(self) -> dict:
         """The result as the player sees it: rows top to bottom as they lie on the table."""

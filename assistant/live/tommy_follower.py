@@ -406,6 +406,7 @@ class TommyFollower:
     # The reader's second look at whole cards settles the suit only: a fanned pair boxed together mixes the pips of
     # two cards (a 6h on a 7s read "8h" with the rank fused too; tommy-2, docs/BENCHMARKS.md).
     face_fuse = "suit"
+    pips = False  # no pip look: a fanned pair boxed together would mix two cards' pips
 
     def result_json(self) -> dict:
         return self.session.result_json()
