@@ -17,8 +17,8 @@ Pipeline (two stages, see models/README.md for what the files are):
    classifier (its pips and pictures show the suit big) and each corner's probabilities are multiplied by the
    face's (``Detector.fuse_faces``); with a suit look (``suitlook.onnx``, manifest key ``suitlook``), the same
    64 px corner crop is also named by suit at full resolution and the suit probabilities multiplied into each
-   card of that suit (``Detector.fuse_suits``), before the face's; photos (``pips`` on) also get the pip look
-   after the face's: the suit of the pips in the middle of each whole card (``vision.pips``, ``Detector.fuse_pips``);
+   card of that suit (``Detector.fuse_suits``), before the face's; with ``pips`` on (photos, the Poker camera)
+   also the pip look, last: the suit of the pips in the middle of each whole card (``vision.pips``, ``Detector.fuse_pips``);
 3. corners are grouped into cards by identity (``vision.grouping``): same name -> one card.
 
 Model folder: ``vision.json`` (optional) names the files and classes; otherwise ``detector.onnx`` and
@@ -108,7 +108,8 @@ class Detector:
     has far too few of one suit of a colour (``vision.deck_suits``; the photo commands, not the camera);
     ``pips``: the pip look (``pips.onnx``, manifest key ``pips``: the suit of the pips in the middle of each
     whole card, ``vision.pips``) when True or, with None, when the model folder declares one; False (the default:
-    a few ms a card, too slow for a camera frame) never; ``pip_model`` / ``pip_weight`` / ``min_pips``: another
+    a few ms a card, too slow for every card of every camera frame) never; only corners classified anew get it
+    (with ``previous``, the reused ones keep their names); ``pip_model`` / ``pip_weight`` / ``min_pips``: another
     ONNX pip look, the exponent of a card's pip suit shares, the least summed pip weight for them to count.
     """
 
