@@ -200,8 +200,7 @@ class Detector:
         if sorted(suits) != ["c", "d", "h", "s"]:
             raise ModelFileError(f"suit look {path} classes {self.suit.classes} are not the four suits s h d c")
         # (suits, classifier columns): 1 where the column's card has that suit; the "none" column gets no suit
-        self._suit_map = np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in suits],
-                                  np.float32)
+        self._suit_map = self._suit_columns(suits)
 
     def _load_pips(self, path: Path, classes) -> None:
         """The pip look and its 0/1 map from its four suits to the corner classifier's card columns."""
@@ -209,10 +208,24 @@ class Detector:
         names = [c.strip().lower() for c in self.pips.classes]
         if names[:4] != list(PIP_SUITS) or names[4:] not in ([], [NONE_CLASS]):
             raise ModelFileError(f"pip look {path} classes {self.pips.classes} are not s h d c (+ none)")
-        self._pip_map = np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in PIP_SUITS],
-                                 np.float32)
+        self._pip_map = self._suit_columns(PIP_SUITS)
         self._court_cols = np.array([j for j, n in enumerate(self.classifier_names) if n and n[:-1] in ("J", "Q", "K")],
                                     np.int64)
+
+    def _suit_columns(self, suits) -> np.ndarray:
+        """(suits, classifier columns) 0/1: 1 where the column's card has that suit (the "none" column: none)."""
+        return np.array([[1.0 if n and n[-1] == su else 0.0 for n in self.classifier_names] for su in suits],
+                        np.float32)
+
+    @staticmethod
+    def _reweigh(out: np.ndarray, rows: np.ndarray, cols: np.ndarray, factor: np.ndarray) -> None:
+        """``out[rows, cols]`` multiplied by ``factor`` (len(rows), len(cols)) and scaled back to the mass those
+        cells held, so the other columns (``none``) keep their probability. In place."""
+        q = out[np.ix_(rows, cols)]
+        mass = q.sum(axis=1)
+        q = q * factor
+        q *= (mass / np.maximum(q.sum(axis=1), 1e-12))[:, None]
+        out[np.ix_(rows, cols)] = q
 
     def _none_p(self, p: np.ndarray) -> np.ndarray:
         """The ``none`` probability of each row of ``p`` (0 without a ``none`` class)."""
@@ -390,11 +403,7 @@ class Detector:
         else:
             sp = np.asarray(suit_p, np.float32)[todo]
         factor = (np.maximum(sp, 1e-6) ** np.float32(self.suit_weight) @ self._suit_map)[:, cards]  # (todo, cards)
-        q = out[np.ix_(todo, np.flatnonzero(cards))]
-        mass = q.sum(axis=1)
-        q = q * factor
-        q *= (mass / np.maximum(q.sum(axis=1), 1e-12))[:, None]
-        out[np.ix_(todo, np.flatnonzero(cards))] = q
+        self._reweigh(out, todo, np.flatnonzero(cards), factor)
         return out
 
     def face_probabilities(self, image_bgr: np.ndarray, card_boxes_xyxy: np.ndarray) -> np.ndarray:
@@ -501,11 +510,7 @@ class Detector:
         pair = suits + suits[:, [3, 2, 1, 0]]  # PIP_SUITS = s h d c: s+c, h+d, d+h, c+s
         cols = np.flatnonzero(self._pip_map.sum(axis=0) > 0)
         factor = ((suits / pair) ** np.float32(self.pip_weight) @ self._pip_map)[:, cols]
-        q = out[np.ix_(inside, cols)]
-        mass = q.sum(axis=1)
-        q = q * factor[row]
-        q *= (mass / np.maximum(q.sum(axis=1), 1e-12))[:, None]
-        out[np.ix_(inside, cols)] = q
+        self._reweigh(out, inside, cols, factor[row])
         return out
 
     def split_by_card_box(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
