@@ -33,6 +33,7 @@ ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies 
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
 # (fans are 0.15-0.3 of a card; neighbouring piles 0.7-0.9 apart)
 MOVED = 0.5  # a known card seen this far from where it lay has moved
+AWAY = 1.2  # a card of the game read this far from its place is read somewhere else (not just nudged)
 FREE = 0.6  # a new place is at least this far from every card on the table (neighbouring piles: ~0.75)
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
@@ -350,23 +351,23 @@ class TommyFollower:
             if c in on_table:
                 if c not in movable and s.long_side < 0.8 * self.size:
                     continue  # a covered card read by a corner far from it: another card's index misread
-                if c in self.pos and self._dist(s.xy, self.pos[c]) > 1.2:
+                if c in self.pos and self._dist(s.xy, self.pos[c]) > AWAY:
                     return f"{c} is seen away from its place ({st._where(c)})"
             elif c not in stock:
                 return f"{c} is seen on the table, but it is not in play here"
         if st.needs_card() and not st.hand:
             for c, s in view.elsewhere.items():
-                if self._misread_elsewhere(c, s):
+                if self._misread_elsewhere(c, s, on_table):
                     return (f"{c} is read in two places: the card just turned is misread as {c}; "
                             f"straighten it or hold it up to the camera")
         return None
 
-    def _misread_elsewhere(self, c: Card, s) -> bool:
+    def _misread_elsewhere(self, c: Card, s, on_table: set[Card]) -> bool:
         """A card of the game read steadily, whole, at a second spot away from its own, while the game waits for
         the next card: a card exists once, so that spot holds the newly turned card misread. Not when the card is
         a pile's top and the spot is a place it may go to (a move under way: its old spot is still being read)."""
         st = self.state
-        if c not in self._on_table() or c not in self.pos or not self._whole(s) or self._dist(s.xy, self.pos[c]) <= 1.2:
+        if c not in on_table or c not in self.pos or not self._whole(s) or self._dist(s.xy, self.pos[c]) <= AWAY:
             return False
         pile = next((i for i, w in enumerate(st.waste) if w and w[-1] == c), None)
         if pile is None:
