@@ -23,16 +23,23 @@ from vision.detector import Detector
 FAKE = Path(__file__).parent / "fixtures" / "fake_models"
 
 
-def face_models(tmp_path: Path, fuse: str = "card", weight: float = 1.0) -> Path:
-    """The fake models plus a face classifier (the fake colour classifier again) declared in vision.json."""
+def models_with_look(tmp_path: Path, key: str, look: dict) -> Path:
+    """The fake models plus a second look declared in vision.json under ``key`` (``look``: its entry, whose
+    ``file`` is a copy of the fake colour classifier)."""
     for f in ("detector.onnx", "classifier.onnx"):
         shutil.copy(FAKE / f, tmp_path / f)
-    shutil.copy(FAKE / "classifier.onnx", tmp_path / "cardface.onnx")
+    shutil.copy(FAKE / "classifier.onnx", tmp_path / look["file"])
     (tmp_path / "vision.json").write_text(json.dumps({
         "detector": {"file": "detector.onnx"},
         "classifier": {"file": "classifier.onnx", "classes": list(CARD_NAMES)},
-        "cardface": {"file": "cardface.onnx", "classes": list(CARD_NAMES), "weight": weight, "fuse": fuse}}))
+        key: look}))
     return tmp_path
+
+
+def face_models(tmp_path: Path, fuse: str = "card", weight: float = 1.0) -> Path:
+    """The fake models plus a face classifier (the fake colour classifier again) declared in vision.json."""
+    return models_with_look(tmp_path, "cardface", {"file": "cardface.onnx", "classes": list(CARD_NAMES),
+                                                   "weight": weight, "fuse": fuse})
 
 
 def one_card_boxes() -> Detections:

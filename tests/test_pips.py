@@ -8,20 +8,18 @@ stands in for the pip look's file; its probabilities are given by hand).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.test_cardface import corner_probs, one_card_boxes
+from tests.test_cardface import corner_probs, models_with_look, one_card_boxes
 from vision.card_names import CARD_NAMES
 from vision.detector import Detector
 from vision.onnx_backend import ModelFileError
 from vision.pips import PIP_SIZE, card_suit_evidence, pip_shapes
 
-FAKE = Path(__file__).parent / "fixtures" / "fake_models"
 
 
 def drawn_card(pips: int = 4, colour=(20, 20, 20), shade: bool = False) -> tuple[np.ndarray, tuple[int, int, int, int]]:
@@ -93,14 +91,8 @@ def test_a_cards_suit_evidence_weighs_each_blob_by_how_much_it_looks_like_a_pip(
 
 def pip_models(tmp_path: Path, weight: float = 1.0, min_pips: float = 1.0, classes=("s", "h", "d", "c", "none")) -> Path:
     """The fake models plus a pip look declared in vision.json (the fake classifier's file; never run here)."""
-    for f in ("detector.onnx", "classifier.onnx"):
-        shutil.copy(FAKE / f, tmp_path / f)
-    shutil.copy(FAKE / "classifier.onnx", tmp_path / "pips.onnx")
-    (tmp_path / "vision.json").write_text(json.dumps({
-        "detector": {"file": "detector.onnx"},
-        "classifier": {"file": "classifier.onnx", "classes": list(CARD_NAMES)},
-        "pips": {"file": "pips.onnx", "classes": list(classes), "weight": weight, "min_pips": min_pips}}))
-    return tmp_path
+    return models_with_look(tmp_path, "pips", {"file": "pips.onnx", "classes": list(classes), "weight": weight,
+                                               "min_pips": min_pips})
 
 
 def test_clear_club_pips_turn_a_spade_reading_into_clubs_inside_their_card_only(tmp_path):
