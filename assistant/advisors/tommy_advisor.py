@@ -14,13 +14,6 @@ Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
   the *same* orders with the tuned rollout rule (``tommy_kernels.policy_pile``: best fit; an empty pile only when
   no top is >= the card, cheap for high cards; else the highest top; stacking on an equal rank penalised; cards
   go up as soon as they fit).
-* **Several rollout rules.** In the rank-only games (the standard one and its like) each option is played out
-  on the same orders by each of ``ROLLOUT_RULES`` rules of different character (``tommy_kernels.RULE_SET``: the
-  tuned rule, plain best fit, best fit with card counting, empty piles spent freely on high cards, empty piles
-  kept) and keeps the estimate of the rule that does best with it ("parallel rollout": the player will play the
-  rest at least as well as the best of them, so the best rule's value is the less biased one); the work of a
-  decision is ``ROLLOUT_WORK`` times one rule's (the rank rollouts are fast enough for it).  Measured in paired
-  runs (docs/BENCHMARKS.md).
 * **Score.** Per sample an option scores ``win + FOUND_WEIGHT * foundation cards / cards in play`` (1 for a win
   plus 1 for its full foundations).  The rollout rule alone wins only about 1 deal in 10, so early in a deal
   nearly every rollout loses and the win indicator alone is noise; how far the rollout got is the informative
@@ -101,11 +94,6 @@ FLAT_SHARE = 0.3
 TWO_LEVEL_TOP = 3
 TWO_LEVEL_MIN = 4
 TWO_LEVEL_DELTA = 0.0  # > 0: options dropped within this flat score of the leader are searched too (see _two_level)
-# Several rollout rules ("parallel rollout"): each option is played out by the first ROLLOUT_RULES rules of
-# K.RULE_SET on the same orders and valued by the rule that does best with it (the player will play at least as
-# well as the best of them); the budget's work is multiplied by their number.
-ROLLOUT_RULES = 1
-ROLLOUT_WORK = 0.0  # > 0: the work of a decision with several rules is this multiple of one rule's (else their number)
 
 
 class UnsupportedVariant(ValueError):
@@ -494,15 +482,6 @@ def advise(
             step_budget = FLAT_SHARE * full_budget
         cap = int(min(n_max, MAX_SAMPLES_DEFAULT))
         found = np.full((Kn, cap), -1, np.int16)
-        rules_w = [W] if ROLLOUT_RULES <= 1 or weights is not None or not K.rank_only(P, W) else \
-            [np.asarray(w, np.float64) for w in K.RULE_SET[:ROLLOUT_RULES]]
-        if len(rules_w) > 1:
-            step_budget *= ROLLOUT_WORK if ROLLOUT_WORK > 0 else len(rules_w)
-            full_budget = step_budget / FLAT_SHARE if two else step_budget
-            if two:
-                step_budget = FLAT_SHARE * full_budget
-            by_rule = np.full((len(rules_w), Kn, min(cap, 4 * BATCH)), -1, np.int16)  # grown as needed
-            best_rule = np.zeros(Kn, np.int64)
         steps = 0.0
         n = 0
         batch_no = 0
@@ -510,26 +489,13 @@ def advise(
             # batches grow with n (a quarter of the samples so far) so the bookkeeping stays small; a batch is
             # cut to the work left in the budget
             b = min(max(BATCH, n // 4), cap - n)
-            per_sample = int(alive.sum()) * (U + 8) * len(rules_w)
+            per_sample = int(alive.sum()) * (U + 8)
             if math.isfinite(step_budget):
                 b = max(1, min(b, int((step_budget - steps) / per_sample) + 1))
             out = found[:, n:n + b]
             buf = np.zeros((Kn, b), np.int16)
-            if len(rules_w) == 1:
-                K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
-                out[:, :] = buf
-            else:
-                if n + b > by_rule.shape[2]:
-                    grown = np.full((len(rules_w), Kn, min(cap, 2 * (n + b))), -1, np.int16)
-                    grown[:, :, :n] = by_rule[:, :, :n]
-                    by_rule = grown
-                for j, wj in enumerate(rules_w):
-                    K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, wj, buf)
-                    by_rule[j, :, n:n + b] = buf
-                fj = by_rule[:, :, :n + b].astype(np.float64)
-                sc = np.where(fj >= 0, (fj == target) + FOUND_WEIGHT * fj / target, 0.0).mean(axis=2)
-                best_rule = sc.argmax(axis=0)
-                found[:, :n + b] = by_rule[best_rule, np.arange(Kn), :n + b]
+            K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
+            out[:, :] = buf
             batch_no += 1
             n += b
             steps += b * per_sample
@@ -543,9 +509,8 @@ def advise(
                 break
         found = found[:, :n]
         if two:
-            wk = [rules_w[int(best_rule[k])] for k in range(Kn)] if len(rules_w) > 1 else None
             two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
-                                   full_budget - steps, wk)
+                                   full_budget - steps)
 
     options = []
     for k, (moves, _) in enumerate(opts):
@@ -608,8 +573,7 @@ def _endgame(cp, cph, cfh, cfs, cards, known: bool, P, NR, W, target,
     return found, nodes
 
 
-def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left,
-               rule_of=None) -> dict[int, float]:
+def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
     """The TWO_LEVEL_TOP best options by flat score among those still in the race and those dropped within
     TWO_LEVEL_DELTA of the leader's flat score, valued one ply deeper with at most ``steps_left`` rollout steps
     (``tommy_kernels.two_level``) when there are two or more: {option index: value}; they are marked alive
@@ -628,13 +592,7 @@ def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, s
     per_card = int(steps_left // max(1, unit))
     if per_card < TWO_LEVEL_MIN:
         return {}
-    if rule_of is None:
-        K.two_level(cp, cph, cfh, cfs, sel, cards, per_card, seed + 15485863, P, NR, W, out)
-    else:  # each option rolled out by its own best rule, the same orders (one call per option)
-        one = np.zeros(1, np.float64)
-        for i, k in enumerate(sel):
-            K.two_level(cp, cph, cfh, cfs, sel[i:i + 1], cards, per_card, seed + 15485863, P, NR, rule_of[int(k)], one)
-            out[i] = one[0]
+    K.two_level(cp, cph, cfh, cfs, sel, cards, per_card, seed + 15485863, P, NR, W, out)
     alive[sel] = True
     return {int(k): float(v) for k, v in zip(sel, out)}
 

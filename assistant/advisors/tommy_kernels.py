@@ -50,15 +50,6 @@ N_WEIGHTS = 9
 # won), so these stay (docs/BENCHMARKS.md).
 DEFAULT_WEIGHTS = np.array([1.0, 3.0, 20.0, 0.6, 100.0, 1.0, 0.0, 0.0, 0.0], dtype=np.float64)
 
-# Rollout rules of different character for the advisor's "best of several rules" valuation (ROLLOUT_RULES).
-RULE_SET = (
-    DEFAULT_WEIGHTS,
-    np.array([1.0, 0.0, 20.0, 0.0, 100.0, 1.0, 0.0, 0.0, 0.0]),  # plain best fit
-    np.array([1.0, 1.0, 20.0, 0.0, 100.0, 1.0, 0.0, 0.0, 1.0]),  # best fit with card counting
-    np.array([1.0, 3.0, 14.0, 1.0, 100.0, 1.0, 0.0, 0.0, 0.0]),  # empty piles freely for high cards
-    np.array([1.0, 3.0, 60.0, 0.0, 100.0, 1.0, 0.0, 0.0, 0.0]),  # empty piles kept: only instead of burying
-)
-
 
 @njit(cache=True)
 def rank_of(c):
