@@ -10,7 +10,7 @@ from vision.boxes import box_iou, letterbox, nms
 from vision.card_names import CARD_NAMES, CardNameError, card_index, normalize_card, normalize_rank
 from vision.crops import crops_to_tensor, index_crop, square_box
 from vision.detections import Detections, DetectionsError
-from vision.grouping import group_cards
+from vision.grouping import card_box_owners, group_cards
 from vision.tiling import Tile, detect_tiled, inner_edge_mask, plan_tiles
 
 
@@ -241,6 +241,36 @@ def test_corners_inside_one_whole_card_box_vote_for_one_name():
     assert six.xyxy[0].tolist() == [5, 5, 140, 190] and card_id[1] == -1
     nine = cards[cards.data["card"] == "9d"]
     assert nine.xyxy[0].tolist() == [300, 10, 320, 40]  # the real 9d elsewhere is still a card
+
+
+def test_two_overlapping_cards_boxed_as_one_card_stay_two_cards():
+    """The detector sometimes boxes two cards lying across each other as one "card": their corners are not
+    point-symmetric about that box's centre (as a card's two corners are), so the box does not make them one card."""
+    corners = named([(28, 98, 49, 134, 0.44, 0), (135, 77, 151, 111, 0.53, 0)], ["Qc", "6h"], card_conf=[0.8, 0.9])
+    merged = dets([(23, 70, 155, 257, 0.1, 1)])
+    cards, card_id = group_cards(corners, merged)
+    assert sorted(cards.data["card"].tolist()) == ["6h", "Qc"] and (card_id >= 0).all()
+    qc = cards[cards.data["card"] == "Qc"]
+    assert qc.xyxy[0].tolist() == [28, 98, 49, 134]  # its own corner, not the box around both cards
+
+
+def test_a_card_box_owns_the_corners_that_pair_up_as_corners_of_one_card():
+    box = np.array([[0, 0, 100, 150]], np.float32)
+    sure, doubtful = np.array([0.9], np.float32), np.array([0.2], np.float32)
+    tl, br, tr, bl = (2, 2, 18, 30), (82, 120, 98, 148), (82, 2, 98, 30), (2, 120, 18, 148)
+    mid = (42, 61, 58, 89)  # a pip taken for an index
+
+    def owners(*corners, conf=sure):
+        return card_box_owners(np.array(corners, np.float32), box, conf).tolist()
+
+    assert owners(tl, br) == [0, 0] and owners(tl, br, conf=doubtful) == [0, 0]  # across the middle
+    assert owners(tl, br, tr, bl) == [0, 0, 0, 0]  # a deck with four indices
+    assert owners(tl, tr) == [0, 0] and owners(tr, br) == [0, 0]  # two of its four, along one side
+    assert owners(tl, tr, conf=doubtful) == [-1, -1]  # ... or two cards' corners in a doubtful box around both
+    assert owners(tl, (3, 3, 19, 31), conf=doubtful) == [0, 0]  # one index boxed twice
+    assert owners(tl, br, mid) == [0, 0, -1]  # the pip pairs with nothing
+    assert owners(tl) == [0]  # one corner: nothing to check
+    assert owners((200, 200, 220, 230)) == [-1]  # outside the box
 
 
 def test_a_sure_name_outweighs_a_low_box_score_but_a_doubtful_name_does_not():

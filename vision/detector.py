@@ -38,12 +38,12 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_names import CARD_NAMES, NONE_CLASS, CardNameError, is_card_name_list, normalize_card
-from vision.boxes import box_ioa, box_iou
+from vision.boxes import box_iou
 from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
-from vision.grouping import DEFAULT_REACH, group_cards
+from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
 from vision.pips import card_suit_evidence, pip_shapes
@@ -439,13 +439,12 @@ class Detector:
 
     def card_owners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(cards, owner)``: the rows of ``boxes`` that are whole-card boxes, and for each corner ``idx`` the
-        position in ``cards`` of the smallest card box holding >= 60 % of it (-1: none)."""
+        position in ``cards`` of the card box it belongs to (``grouping.card_box_owners``: the smallest holding
+        >= 60 % of it, its corners paired about its centre; -1: none)."""
         cards = np.flatnonzero(boxes.class_id == self.card_class) if self.card_class >= 0 else np.zeros(0, np.int64)
         if not len(cards) or not len(idx):
             return cards, np.full(len(idx), -1, np.int64)
-        holds = box_ioa(boxes.xyxy[idx], boxes.xyxy[cards]) >= 0.6
-        area = np.where(holds, boxes.area[cards][None, :], np.inf)
-        return cards, np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+        return cards, card_box_owners(boxes.xyxy[idx], boxes.xyxy[cards], boxes.confidence[cards])
 
     def boxed_corners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(cards, inside, used, row)``: the whole-card rows of ``boxes``; the positions in ``idx`` of the corners

@@ -35,19 +35,56 @@ def corner_scores(corners: Detections, box_power: float = DEFAULT_BOX_POWER) -> 
     return corners.confidence ** np.float32(box_power) * np.asarray(cc, dtype=np.float32)
 
 
+# Two corner indices of one card lie at two of its corners: point-symmetric about its middle (a card reads the same
+# turned half round), or, in decks with an index in all four corners, mirrored along one side; a corner seen twice
+# (two boxes on one index) lies at the same place. Positions are compared within this share of the box's size.
+PAIR_TOLERANCE = 0.12
+# Two cards lying across each other are sometimes boxed as one "card", with little confidence: such a box's corners
+# must pair point-symmetrically (a pair along one side is believed only of a box at least this confident).
+SIDE_PAIR_CONFIDENCE = 0.5
+
+
+def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: np.ndarray | None = None,
+                    inside: float = 0.6, tolerance: float = PAIR_TOLERANCE) -> np.ndarray:
+    """(n,) for each corner the whole-card box it belongs to (the smallest holding >= ``inside`` of it), or -1.
+    A box holding several corners keeps only those that pair up as two corners of one card (see above): corners
+    that pair with no other corner of their box are not given to it (-1), so that a box around two overlapping
+    cards does not make their corners one card."""
+    n, m = len(corner_xyxy), len(card_xyxy)
+    if not n or not m:
+        return np.full(n, -1, np.int64)
+    holds = box_ioa(corner_xyxy, card_xyxy) >= inside  # (n, m)
+    area = (card_xyxy[:, 2] - card_xyxy[:, 0]) * (card_xyxy[:, 3] - card_xyxy[:, 1])
+    owner = np.where(holds.any(axis=1), np.where(holds, area[None, :], np.inf).argmin(axis=1), -1)
+    centres = (corner_xyxy[:, :2] + corner_xyxy[:, 2:]) / 2.0
+    for b in np.unique(owner[owner >= 0]):
+        members = np.flatnonzero(owner == b)
+        if len(members) < 2:
+            continue
+        x1, y1, x2, y2 = card_xyxy[b]
+        size = tolerance * np.array([max(x2 - x1, 1.0), max(y2 - y1, 1.0)])
+        c = centres[members]
+        mirrored = np.abs((c[:, None, :] + c[None, :, :]) / 2.0 - [(x1 + x2) / 2.0, (y1 + y2) / 2.0]) <= size
+        same = np.abs(c[:, None, :] - c[None, :, :]) <= size  # (k, k, 2)
+        paired = mirrored.all(axis=2) | same.all(axis=2)
+        if card_conf is None or card_conf[b] >= SIDE_PAIR_CONFIDENCE:
+            paired |= (mirrored | same).all(axis=2)
+        np.fill_diagonal(paired, False)
+        owner[members[~paired.any(axis=1)]] = -1
+    return owner
+
+
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
                        card_boxes: Detections | None, inside: float = 0.6) -> np.ndarray:
     """(n,) True for corners outvoted inside their card: the detector's ``card`` boxes are whole faces that are
     (nearly) fully visible, so every corner inside one belongs to that one card. When its corners disagree (an
     upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed.
-    A corner inside several card boxes belongs to the smallest."""
+    A corner belongs to a box as :func:`card_box_owners` says (the smallest holding it, paired within it)."""
     n = len(corners)
     suppressed = np.zeros(n, dtype=bool)
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
         return suppressed
-    holds = box_ioa(corners.xyxy, card_boxes.xyxy) >= inside  # (n, m)
-    area = np.where(holds, card_boxes.area[None, :], np.inf)
-    owner = np.where(holds.any(axis=1), area.argmin(axis=1), -1)
+    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside)
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
@@ -94,13 +131,14 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
         return Detections.empty(("card", "corners")), card_id
     rows_xyxy, rows_conf, rows_name, rows_count = [], [], [], []
     have_cards = card_boxes is not None and len(card_boxes) > 0
+    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence) if have_cards else None
     for row, (name, idx) in enumerate(members.items()):
         card_id[idx] = row
         box = np.concatenate([corners.xyxy[idx, :2].min(axis=0), corners.xyxy[idx, 2:].max(axis=0)])
         if have_cards:
             inside = box_ioa(corners.xyxy[idx], card_boxes.xyxy)  # (k, m)
             holds_anchor = inside[0] >= 0.6
-            if holds_anchor.any():
+            if holds_anchor.any() and owner[idx[0]] >= 0:  # (not a box the anchor does not pair up in)
                 # the card box holding most of this card's corners; among equals, the smallest (the top card)
                 held = (inside >= 0.6).sum(axis=0).astype(np.float64)
                 key = held - card_boxes.area / (card_boxes.area.max() + 1.0)
