@@ -228,3 +228,27 @@ def test_a_turned_sir_tommy_card_misread_steadily_as_a_covered_card_is_reported_
     assert Card.parse(last["card"]) not in session.state.hand and len(session.state.stock_cards()) == 52 - 13
     warnings = [e["message"] for e in events if e["event"] == "warning"]
     assert any(f"{name} is read in two places" in w for w in warnings)
+
+
+def test_a_pile_top_read_only_as_a_corner_sized_box_keeps_its_remembered_place():
+    """A top's remembered place follows the top when it is nudged, read whole: both corners in a card-sized box.
+    Two readings of one corner (a small box, as when a card is being laid on the top) say nothing of where the
+    card lies, and must not move it: the next card laid on that pile is looked for one fan step from the top."""
+    from assistant.live.table_view import Sighting, TableView
+    from assistant.live.tommy_follower import TommyFollower
+
+    session = Session.new("tommy", "standard")
+    session.handle(Turn(Card.parse("9s")))
+    session.handle(Play(Move.parse("S>W0")))
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    top = Card.parse("9s")
+    follower.pos[top] = np.array([300.0, 200.0])
+
+    def view(center, box):
+        return TableView(frame=1, cards={top: Sighting(top, center, box, 1.0, 0.9, 2, 10)}, card_size=80.0)
+
+    follower._follow_drift(view((318.0, 190.0), (308.0, 180.0, 328.0, 200.0)))  # one corner read twice: 20 px
+    assert follower.pos[top].tolist() == [300.0, 200.0]
+    follower._follow_drift(view((310.0, 205.0), (282.0, 165.0, 338.0, 245.0)))  # the whole card, nudged
+    assert follower.pos[top].tolist() == [310.0, 205.0]

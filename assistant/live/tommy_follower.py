@@ -313,7 +313,7 @@ class TommyFollower:
             s = view.cards.get(c)
             if s is None or c not in self.pos or s.corners < 2:
                 continue
-            if s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
+            if 0.8 * self.size <= s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
                 self.pos[c] = s.xy
 
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
