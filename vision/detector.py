@@ -440,7 +440,7 @@ class Detector:
     def card_owners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(cards, owner)``: the rows of ``boxes`` that are whole-card boxes, and for each corner ``idx`` the
         position in ``cards`` of the card box it belongs to (``grouping.card_box_owners``: the smallest holding
-        >= 60 % of it, its corners paired about its centre; -1: none)."""
+        >= 60 % of it, if the corner lies as one of that card's corners; -1: none)."""
         cards = np.flatnonzero(boxes.class_id == self.card_class) if self.card_class >= 0 else np.zeros(0, np.int64)
         if not len(cards) or not len(idx):
             return cards, np.full(len(idx), -1, np.int64)

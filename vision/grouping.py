@@ -9,7 +9,9 @@ and keep ``card_id == -1`` in the raw detections.
 
 The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
 otherwise the union of the card's corner boxes. Whole-card boxes also settle disagreements: corners inside one
-fully visible card are that card, so a minority name among them is dropped (:func:`vote_in_card_boxes`).
+fully visible card are that card, so a minority name among them is dropped (:func:`vote_in_card_boxes`). A box
+counts only the corners that lie as two corners of one card lie (:func:`card_box_owners`): the detector sometimes
+draws one box around two cards lying across each other.
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
         if have_cards:
             inside = box_ioa(corners.xyxy[idx], card_boxes.xyxy)  # (k, m)
             holds_anchor = inside[0] >= 0.6
-            if holds_anchor.any() and owner[idx[0]] >= 0:  # (not a box the anchor does not pair up in)
+            if holds_anchor.any() and owner[idx[0]] >= 0:  # the anchor is a corner of a boxed card, not a stray
                 # the card box holding most of this card's corners; among equals, the smallest (the top card)
                 held = (inside >= 0.6).sum(axis=0).astype(np.float64)
                 key = held - card_boxes.area / (card_boxes.area.max() + 1.0)
