@@ -173,3 +173,21 @@ def test_the_camera_reads_pips_for_poker_grids_only(tmp_path):
     assert reader_detector(models, 1, game="poker").pips is not None  # grid cards lie apart, whole
     assert reader_detector(models, 1, game="tommy").pips is None  # a fanned pair boxed together mixes two cards' pips
     assert reader_detector(models, 1).pips is None
+
+
+def test_wiring_the_pip_look_declares_it_for_the_table_models_too(tmp_path):
+    import json
+
+    from vision.training.pips import write_pip_manifest
+
+    (tmp_path / "table").mkdir()
+    (tmp_path / "vision.json").write_text(json.dumps({"detector": {"file": "detector.onnx"}}))
+    (tmp_path / "table" / "vision.json").write_text(json.dumps({"detector": {"file": "detector.onnx"}}))
+    write_pip_manifest(tmp_path, 2.0, 1.5, ["s", "h", "d", "c", "none"])
+    main = json.loads((tmp_path / "vision.json").read_text())["pips"]
+    table = json.loads((tmp_path / "table" / "vision.json").read_text())["pips"]
+    assert main["file"] == "pips.onnx" and table["file"] == "../pips.onnx"
+    assert main["weight"] == table["weight"] == 2.0 and main["min_pips"] == table["min_pips"] == 1.5
+    (tmp_path / "table" / "vision.json").unlink()
+    write_pip_manifest(tmp_path, 1.0, 1.5, ["s", "h", "d", "c", "none"])  # no table folder's manifest: none made
+    assert not (tmp_path / "table" / "vision.json").exists()

@@ -188,9 +188,12 @@ def export_pips(checkpoint: Path = RUNS / "pips" / "best.pt", out: Path = MODELS
 
 
 def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[str]) -> Path:
-    """Add the pip look to ``out/vision.json`` (``pips``: file, classes, fusion exponent, least pip weight)."""
+    """Add the pip look to ``out/vision.json`` (``pips``: file, classes, fusion exponent, least pip weight), and to
+    ``out/table/vision.json`` where that folder exists (the ``--table`` models share the main folder's pip look)."""
     path = out / "vision.json"
-    m = json.loads(path.read_text())
-    m["pips"] = {"file": "pips.onnx", "classes": classes, "weight": weight, "min_pips": min_pips}
-    path.write_text(json.dumps(m, indent=1) + "\n")
+    for manifest, file in ((path, "pips.onnx"), (out / "table" / "vision.json", "../pips.onnx")):
+        if manifest == path or manifest.exists():
+            m = json.loads(manifest.read_text())
+            m["pips"] = {"file": file, "classes": classes, "weight": weight, "min_pips": min_pips}
+            manifest.write_text(json.dumps(m, indent=1) + "\n")
     return path
