@@ -77,16 +77,19 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
 
 
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
-                       card_boxes: Detections | None, inside: float = 0.6) -> np.ndarray:
+                       card_boxes: Detections | None, inside: float = 0.6,
+                       owner: np.ndarray | None = None) -> np.ndarray:
     """(n,) True for corners outvoted inside their card: the detector's ``card`` boxes are whole faces that are
     (nearly) fully visible, so every corner inside one belongs to that one card. When its corners disagree (an
     upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed.
-    A corner belongs to a box as :func:`card_box_owners` says (the smallest holding it, paired within it)."""
+    A corner belongs to a box as :func:`card_box_owners` says (the smallest holding it, paired within it);
+    ``owner``: that function's answer when the caller has it already."""
     n = len(corners)
     suppressed = np.zeros(n, dtype=bool)
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
         return suppressed
-    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside)
+    if owner is None:
+        owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside)
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
@@ -111,7 +114,9 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     card_id = np.full(n, -1, dtype=np.int64)
     names = corners.data.get("card", np.full(n, "", dtype=object))
     scores = corner_scores(corners, box_power)
-    suppressed = vote_in_card_boxes(corners, names, scores, card_boxes)
+    have_cards = card_boxes is not None and len(card_boxes) > 0
+    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence) if have_cards else None
+    suppressed = vote_in_card_boxes(corners, names, scores, card_boxes, owner=owner)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor
     members: dict[str, list[int]] = {}
@@ -132,15 +137,13 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     if not anchors:
         return Detections.empty(("card", "corners")), card_id
     rows_xyxy, rows_conf, rows_name, rows_count = [], [], [], []
-    have_cards = card_boxes is not None and len(card_boxes) > 0
-    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence) if have_cards else None
     for row, (name, idx) in enumerate(members.items()):
         card_id[idx] = row
         box = np.concatenate([corners.xyxy[idx, :2].min(axis=0), corners.xyxy[idx, 2:].max(axis=0)])
         if have_cards:
             inside = box_ioa(corners.xyxy[idx], card_boxes.xyxy)  # (k, m)
             holds_anchor = inside[0] >= 0.6
-            if holds_anchor.any() and owner[idx[0]] >= 0:  # the anchor is a corner of a boxed card, not a stray
+            if owner[idx[0]] >= 0:  # a box holds the anchor as a corner of its card (not a stray in it)
                 # the card box holding most of this card's corners; among equals, the smallest (the top card)
                 held = (inside >= 0.6).sum(axis=0).astype(np.float64)
                 key = held - card_boxes.area / (card_boxes.area.max() + 1.0)

@@ -125,9 +125,9 @@ def reader_detector(model_dir, threads, imgsz: int | None = None, game: str | No
 
     from assistant.live.loop import follower_class
 
-    face_fuse = follower_class(game).face_fuse if game else None
-    pips = follower_class(game).pips if game else False
-    return Detector(model_dir, threads=threads, imgsz=imgsz, face_fuse=face_fuse, pips=pips)
+    follower = follower_class(game) if game else None
+    return Detector(model_dir, threads=threads, imgsz=imgsz, face_fuse=follower.face_fuse if follower else None,
+                    pips=follower.pips if follower else False)
 
 
 def _say(console, as_json, out, text: str) -> None:
