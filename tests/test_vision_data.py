@@ -142,6 +142,9 @@ def test_deck_ids_follow_each_source_naming():
     assert card_id(by_name["gnome-anglo"], "10c") == "club_10"
     assert card_id(by_name["gnome-anglo"], "Kd") == "diamond_king"
     assert card_id(by_name["clipart-white"], "Jh") == "white_h_j.svg"
+    assert card_id(by_name["npm-aguilar"], "Qc") == "12c.svg" and card_id(by_name["npm-aguilar"], "As") == "1s.svg"
+    assert card_id(by_name["npm-kennard"], "10h") == "H10.svg" and card_id(by_name["npm-kennard"], "Kd") == "DK.svg"
+    assert all(by_name[n].registry for n in ("npm-aguilar", "npm-kennard")) and not by_name["gnome-anglo"].registry
     assert set(HELD_OUT) <= set(by_name) and not set(HELD_OUT) & set(DECKS_EXCLUDED)
 
 

@@ -39,6 +39,9 @@ def add_parser(subparsers) -> None:
                    help="share of the TRAINING tables drawn with procedural decks (`dataset procedural`), 0..1 "
                         "(default 0: the artwork decks only, as every build before; val scenes never use them)")
     b.set_defaults(func=run)
+    b.add_argument("--registry-share", type=float, default=0.0, metavar="P",
+                   help="share of the TRAINING tables drawn with the npm decks (`dataset fetch`), 0..1 (default 0; "
+                        "not with --procedural-share)")
     pr = sub.add_parser("procedural", help="draw complete decks procedurally (fonts, varied pips and colours, "
                                            "four-colour decks) into the artwork cache, for `dataset build "
                                            "--procedural-share`")
@@ -172,11 +175,14 @@ def run(args: argparse.Namespace) -> int:
                 tasks[split] = bar.add_task(f"{split} scenes", total=total, completed=done)
             bar.update(tasks[split], completed=done)
 
-        if not 0.0 <= args.procedural_share <= 1.0:
-            raise UserError("--procedural-share must be between 0 and 1")
+        if not 0.0 <= args.procedural_share <= 1.0 or not 0.0 <= args.registry_share <= 1.0:
+            raise UserError("--procedural-share and --registry-share must be between 0 and 1")
+        if args.procedural_share > 0 and args.registry_share > 0:
+            raise UserError("give --procedural-share or --registry-share, not both")
         try:
             made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
-                               layout=args.layout, procedural_share=args.procedural_share)
+                               layout=args.layout, procedural_share=args.procedural_share,
+                               registry_share=args.registry_share)
         except FileNotFoundError as exc:
             raise UserError(str(exc)) from None
     print(f"rendered {made.get('train', 0)} train + {made.get('val', 0)} val scenes; dataset: {out / 'detect' / 'data.yaml'}")

@@ -39,8 +39,10 @@ _SUIT_WORD = {"s": "spade", "h": "heart", "d": "diamond", "c": "club"}
 @dataclass(frozen=True)
 class DeckSource:
     name: str  # our name: "<origin>-<deck>"
-    kind: str  # "kde" (ids 1_club), "aisleriot" (ids club_1), "clipart" (one file per card)
+    kind: str  # "kde" (ids 1_club), "aisleriot" (ids club_1), "clipart" or "files" (one file per card)
     path: str  # relative to the extraction root
+    files: str = ""  # "files" kind: the file name pattern, fields n (1..13), r (A 2..10 J Q K), s (s h d c), S (S H D C)
+    registry: bool = False  # from a package registry (npm), not Debian; left out of builds unless asked
 
 
 # The recipes are files (``datasets/decks.json``, ``datasets/held_out.json``): deck sources with their Debian
@@ -48,8 +50,12 @@ class DeckSource:
 # measured by hand where the automatic one is wrong (the Nicu Buculei family prints a big suit under a big rank
 # reaching 42 % down the card), the font packages, and the designs held out of training.
 _DECKS_RECIPE = load_recipe("decks.json")
-DECKS: tuple[DeckSource, ...] = tuple(DeckSource(d["name"], d["kind"], d["path"]) for d in _DECKS_RECIPE["decks"])
+DECKS: tuple[DeckSource, ...] = tuple(
+    DeckSource(d["name"], d["kind"], d["path"], d.get("files", ""), bool(d.get("registry")))
+    for d in _DECKS_RECIPE["decks"])
 DEB_PACKAGES: tuple[str, ...] = tuple(_DECKS_RECIPE["packages"])
+# npm packages (pinned version, tarball, sha512 integrity, licence), unpacked under ``cache/root/npm``
+REGISTRY_PACKAGES: dict[str, dict] = dict(_DECKS_RECIPE.get("registry_packages", {}))
 DECK_LICENCES: dict[str, str] = {d["name"]: d["licence"] for d in _DECKS_RECIPE["decks"]}
 DECKS_EXCLUDED: dict[str, str] = {d["name"]: d["excluded"] for d in _DECKS_RECIPE["decks"] if "excluded" in d}
 INDEX_BOX_OVERRIDES: dict[str, tuple[float, float, float, float]] = {
@@ -69,13 +75,15 @@ def card_id(source: DeckSource, card: str) -> str:
         return f"{rank_word}_{_SUIT_WORD[s]}"
     if source.kind == "aisleriot":
         return f"{_SUIT_WORD[s]}_{rank_word}"
+    if source.kind == "files":
+        return source.files.format(n=r, r=RANKS[r - 1], s=s, S=s.upper())
     letter = {1: "a", 11: "j", 12: "q", 13: "k"}.get(r, str(r))
     style = Path(source.path).name
     return f"{style}_{s}_{letter}.svg"
 
 
 def fetch(cache: Path = CACHE, log=print) -> Path:
-    """Download the three Debian packages (if not there yet) and unpack them under ``cache/root``."""
+    """Download the Debian packages and the npm decks (if not there yet) and unpack them under ``cache/root``."""
     debs = cache / "debs"
     root = cache / "root"
     debs.mkdir(parents=True, exist_ok=True)
@@ -92,6 +100,13 @@ def fetch(cache: Path = CACHE, log=print) -> Path:
             log(f"dpkg -x {deb.name}")
             subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True)
             stamp.touch()
+    from vision.training.registry_decks import fetch_package
+
+    for pkg, meta in REGISTRY_PACKAGES.items():
+        try:
+            fetch_package(pkg, meta, cache / "npm", root, log)
+        except OSError as exc:  # no network: the Debian decks still work
+            log(f"warning: {pkg} not fetched ({exc}); its decks are left out")
     return root
 
 
@@ -163,7 +178,7 @@ def _svg_text(path: Path) -> Path:
 
 def _render(exe: str, source: DeckSource, card: str, out: Path, zoom: float) -> None:
     src = CACHE / "root" / source.path
-    if source.kind == "clipart":
+    if source.kind in ("clipart", "files"):
         cmd = [exe, "-z", f"{zoom:.4f}", str(src / card_id(source, card)), "-o", str(out)]
     else:
         cmd = [exe, f"--export-id={card_id(source, card)}", "-z", f"{zoom:.4f}", str(_svg_text(src)), "-o", str(out)]
@@ -293,6 +308,8 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
     for src in DECKS:
         if src.name in DECKS_EXCLUDED:
             continue
+        if src.registry and not (cache / "root" / src.path).is_dir():
+            continue  # its package could not be fetched (warned above)
         try:
             out_dir = rasterise_deck(src, cache)
         except subprocess.CalledProcessError as exc:
@@ -304,6 +321,8 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
             log(f"{src.name}: no corner index found, left out")
             continue
         info[src.name] = {"index_box": [round(v, 4) for v in box], "held_out": src.name in HELD_OUT}
+        if src.registry:
+            info[src.name]["registry"] = True
         log(f"{src.name}: index box {info[src.name]['index_box']}")
     index = cache / "cards" / "decks.json"
     if index.exists():  # the procedural decks (``patience dataset procedural``) stay listed
@@ -312,13 +331,15 @@ def prepare_all(cache: Path = CACHE, log=print) -> dict:
     return info
 
 
-def load_decks(cache: Path = CACHE, held_out: bool | None = None, procedural: bool | None = False) -> dict[str, list]:
+def load_decks(cache: Path = CACHE, held_out: bool | None = None, procedural: bool | None = False,
+               registry: bool | None = False) -> dict[str, list]:
     """Deck name -> list of ``vision.training.scenes.Face`` (52 each) from the rasterised cache and ``decks.json``.
 
     ``held_out``: None = all decks, True = only the held-out designs, False = only the training designs.
     ``procedural``: False (default) = the artwork decks only, True = only the procedural decks
     (``vision.training.procedural_decks``, never held out), None = both. The default keeps every seeded scene of
-    the builds made before the procedural decks existed as it was.
+    the builds made before the procedural decks existed as it was. ``registry``: the same for the npm decks
+    (``False`` = left out, ``True`` = only they, ``None`` = with the others).
     """
     from vision.training.scenes import Face
 
@@ -328,6 +349,8 @@ def load_decks(cache: Path = CACHE, held_out: bool | None = None, procedural: bo
         if held_out is not None and bool(meta["held_out"]) != held_out:
             continue
         if procedural is not None and bool(meta.get("procedural")) != procedural:
+            continue
+        if registry is not None and bool(meta.get("registry")) != registry:
             continue
         box = tuple(meta["index_box"])
         out[name] = [Face(c, load_face(cache / "cards" / name / f"{c}.png"), box, name) for c in CARD_NAMES]

@@ -34,11 +34,11 @@ MIN_CROP_PX: float = float(_MIX["min_crop_px"])  # smaller indices (longest side
 TWO_DECK_SHARE: float = float(_MIX["two_deck_share"])
 
 _DECKS: dict | None = None
-_PROCEDURAL: dict = {}  # the procedural decks (training split, ``procedural_share`` > 0 only)
+_PROCEDURAL: dict = {}  # the other pool of decks (training split, ``share`` > 0 only): procedural or npm decks
 _SHARE = 0.0
 
 
-def _init(cache: str, split: str, procedural_share: float = 0.0) -> None:
+def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share: float = 0.0) -> None:
     global _DECKS, _PROCEDURAL, _SHARE
     from vision.training.artwork import load_decks
 
@@ -47,11 +47,18 @@ def _init(cache: str, split: str, procedural_share: float = 0.0) -> None:
 
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(cache), held_out=(split == "val"))
-    # val scenes are made of the held-out designs only: never of procedural decks
-    _SHARE = procedural_share if split == "train" else 0.0
-    _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=True) if _SHARE > 0 else {}
-    if _SHARE > 0 and not _PROCEDURAL:
-        raise FileNotFoundError("no procedural decks in the cache: run `patience dataset procedural` first")
+    # val scenes are made of the held-out designs only: never of procedural or npm decks
+    if procedural_share > 0 and registry_share > 0:
+        raise ValueError("a build draws its other decks from one pool: procedural or npm, not both")
+    _SHARE = (procedural_share or registry_share) if split == "train" else 0.0
+    if _SHARE > 0 and registry_share > 0:
+        _PROCEDURAL = load_decks(Path(cache), held_out=False, registry=True)
+        if not _PROCEDURAL:
+            raise FileNotFoundError("no npm decks in the cache: run `patience dataset fetch` with the registry reachable")
+    else:
+        _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=True) if _SHARE > 0 else {}
+        if _SHARE > 0 and not _PROCEDURAL:
+            raise FileNotFoundError("no procedural decks in the cache: run `patience dataset procedural` first")
 
 
 def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = None, share: float = 0.0) -> list:
@@ -129,10 +136,11 @@ def prepare_dirs(out: Path) -> None:
 
 
 def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, cache: Path = CACHE, progress=None,
-          layout: str | None = None, procedural_share: float = 0.0) -> dict:
+          layout: str | None = None, procedural_share: float = 0.0, registry_share: float = 0.0) -> dict:
     """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called.
     ``layout``: every scene of this one layout (e.g. ``"fan"``) instead of the default mix.
-    ``procedural_share``: the share of training tables drawn with procedural decks (0 = none, 1 = all)."""
+    ``procedural_share``: the share of training tables drawn with procedural decks (0 = none, 1 = all);
+    ``registry_share`` the same for the npm decks (one of the two at a time)."""
     import multiprocessing as mp
 
     out = Path(out)
@@ -148,11 +156,12 @@ def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, 
             made[split] = 0
             continue
         if workers <= 1:
-            _init(str(cache), split, procedural_share)
+            _init(str(cache), split, procedural_share, registry_share)
             it = map(_work, todo)
             pool = None
         else:
-            pool = mp.get_context("fork").Pool(workers, initializer=_init, initargs=(str(cache), split, procedural_share))
+            pool = mp.get_context("fork").Pool(workers, initializer=_init, initargs=(str(cache), split, procedural_share,
+                                                                                  registry_share))
             it = pool.imap_unordered(_work, todo, chunksize=4)
         k = 0
         for r in it:
