@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from vision.training.crop_mix import mix_crops, parse_source
+from vision.training.crop_mix import mix_crops, mix_faces, parse_source
 
 
 def _build(root, crops: dict[str, list[str]], indices: list[dict]):
@@ -35,6 +35,19 @@ def test_only_readable_scene_crops_and_every_none_crop_are_linked_weight_times(t
         "m1r0_000000_0.png", "m1r1_000000_0.png"]
     assert len(list((tmp_path / "mix" / "train" / "none").iterdir())) == 2
     assert (tmp_path / "mix" / "val" / "7h").is_dir()
+
+
+def test_face_crops_of_several_builds_are_linked_weight_times(tmp_path):
+    for build, stems in (("flat", ["000001_3_0", "000001_3_1"]), ("npm", ["000002_0_0"])):
+        (tmp_path / build / "faces" / "train" / "Kc").mkdir(parents=True)
+        for stem in stems:
+            (tmp_path / build / "faces" / "train" / "Kc" / f"{stem}.png").write_bytes(b"png")
+    made = mix_faces([(tmp_path / "flat", 1), (tmp_path / "npm", 3)], tmp_path / "mix", val=tmp_path / "flat" / "faces")
+    assert made == {str(tmp_path / "flat"): 2, str(tmp_path / "npm"): 3}
+    assert len(list((tmp_path / "mix" / "train" / "Kc").iterdir())) == 5
+    assert (tmp_path / "mix" / "val" / "train").is_dir()
+    with pytest.raises(FileNotFoundError, match="dataset faces"):
+        mix_faces([(tmp_path / "nothing", 1)], tmp_path / "mix2")
 
 
 def test_a_source_names_its_weight_after_a_colon():

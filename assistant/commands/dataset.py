@@ -80,6 +80,9 @@ def add_parser(subparsers) -> None:
     m.add_argument("--scenes", action="store_true",
                    help="link the builds' labelled training SCENES into a detector folder with data.yaml instead "
                         "(patience train detector --data <out>/data.yaml)")
+    m.add_argument("--faces", action="store_true",
+                   help="link the builds' whole-card FACE crops (`dataset faces`) instead, for `train cardface "
+                        "--crops <out>`")
     m.set_defaults(func=run)
     v = sub.add_parser("video", help="render a video of a game played on a table, with its ground truth JSON "
                                      "(vision/training/game_video.py)")
@@ -143,13 +146,20 @@ def run(args: argparse.Namespace) -> int:
         return _negatives(args, artwork, _bar())
 
     if args.action == "mix":
-        from vision.training.crop_mix import mix_crops, mix_scenes, parse_source
+        from vision.training.crop_mix import mix_crops, mix_faces, mix_scenes, parse_source
 
         if args.scenes and args.val is None:
             raise UserError("--scenes needs --val BUILD: the scenes that check the detector each epoch")
         try:
             sources = [parse_source(s) for s in args.sources]
-            made = mix_scenes(sources, args.out, args.val) if args.scenes else mix_crops(sources, args.out, val=args.val)
+            if args.scenes and args.faces:
+                raise ValueError("--scenes or --faces, not both")
+            if args.scenes:
+                made = mix_scenes(sources, args.out, args.val)
+            elif args.faces:
+                made = mix_faces(sources, args.out, args.val)
+            else:
+                made = mix_crops(sources, args.out, val=args.val)
         except (ValueError, FileNotFoundError) as exc:
             raise UserError(str(exc)) from None
         for src, n in made.items():
@@ -157,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
         if args.scenes:
             print(f"detector folder: {args.out} (patience train detector --data {args.out}/data.yaml)")
         else:
-            print(f"crop folder: {args.out} (patience train classifier --crops {args.out})")
+            what = "cardface" if args.faces else "classifier"
+            print(f"crop folder: {args.out} (patience train {what} --crops {args.out})")
         return 0
     if args.action == "faces":
         return _faces(args, artwork, _bar())

@@ -61,6 +61,31 @@ def mix_crops(sources: list[tuple[Path, int]], out: Path, val: Path | None = Non
     return made
 
 
+def mix_faces(sources: list[tuple[Path, int]], out: Path, val: Path | None = None) -> dict[str, int]:
+    """Link the whole-card face crops of each build (``<build>/faces/train``, `patience dataset faces`) into
+    ``out/train``, each source ``weight`` times; ``val`` as ``out/val``. Returns crops linked per source."""
+    out = Path(out)
+    made: dict[str, int] = {}
+    for k, (build, weight) in enumerate(sources):
+        train = Path(build) / "faces" / "train"
+        if not train.is_dir():
+            raise FileNotFoundError(f"{train} not found: run `patience dataset faces --out {build}` first")
+        n = 0
+        for name in CARD_NAMES:
+            dst_dir = out / "train" / name
+            dst_dir.mkdir(parents=True, exist_ok=True)
+            for p in sorted((train / name).glob("*.png")):
+                for r in range(weight):
+                    link = dst_dir / f"m{k}r{r}_{p.name}"
+                    if not link.exists():
+                        os.symlink(p.resolve(), link)
+                    n += 1
+        made[str(build)] = n
+    if val is not None and not (out / "val").exists():
+        os.symlink(Path(val).resolve(), out / "val")
+    return made
+
+
 def mix_scenes(sources: list[tuple[Path, int]], out: Path, val: Path) -> dict[str, int]:
     """A detector training folder of links (``out/images|labels/{train,val}`` + ``out/data.yaml``): the labelled
     training scenes of each build (``<build>/detect``; ``weight`` is ignored: a scene is not repeated), the val
