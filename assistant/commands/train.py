@@ -180,6 +180,18 @@ def run(args: argparse.Namespace) -> int:
         synth.build(REPO_DATA / "procbuild", 1500, 0, seed=21, workers=1, procedural_share=1.0)
         _pips(train, argparse.Namespace(recut=True, name="pips", epochs=12, lr=3e-3, wire=True, weight=PIP_WEIGHT,
                                         min_pips=MIN_PIPS))
+        # session 12: the face look fine-tuned with the whole cards of scenes of the two npm decks added
+        from vision.training.crop_mix import mix_faces
+        from vision.training.faces import write_face_crops
+
+        npm = REPO_DATA / "npmbuild"
+        synth.build(npm, 1200, 0, seed=12, workers=1, registry_share=1.0)
+        write_face_crops(npm, "train", npm / "faces" / "train", per_card=2)
+        write_face_crops(REPO_DATA / "facetune", "val", REPO_DATA / "facetune" / "faces" / "val", per_card=1)
+        mix_faces([(train.BUILD, 1), (npm, 1)], REPO_DATA / "facemixnpm", val=REPO_DATA / "facetune" / "faces" / "val")
+        _cardface(train, None, REPO_DATA / "facemixnpm", argparse.Namespace(
+            epochs=6, input=64, lr=1e-3, name="cardface_npm", hours=0.45, init=train.MODELS / "cardface.pt",
+            **{**face, "val_crops": REPO_DATA / "facetune" / "faces" / "val", "no_export": False, "wire": "card"}))
         print(f"done in {time.time() - t0:.0f} s; metrics in {out}")
     elif args.step == "detector":
         data = args.data or train.BUILD / "detect" / "data.yaml"
