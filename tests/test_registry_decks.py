@@ -15,16 +15,20 @@ import pytest
 
 from vision.training import registry_decks as rd
 
-# The shape of svgr + babel output (as in @letele/playing-cards' dist/index.esm.js), cut down to one small card.
-COMPONENT = '''import * as React from 'react';
-
-const SvgCA = _ref => {
-  let {
+# The shape of svgr + babel output (as in @letele/playing-cards' dist/index.esm.js): every component opens alike.
+def component(name: str, body: str) -> str:
+    return f"""const Svg{name} = _ref => {{
+  let {{
     title,
     titleId,
     ...props
-  } = _ref;
-  return /*#__PURE__*/React.createElement("svg", _extends({
+  }} = _ref;
+  return /*#__PURE__*/React.createElement("svg", _extends({body});
+}};
+"""
+
+
+COMPONENT = "import * as React from 'react';\n\n" + component("CA", '''{
     xmlns: "http://www.w3.org/2000/svg",
     xmlnsXlink: "http://www.w3.org/1999/xlink",
     className: "C-A_svg__card",
@@ -57,22 +61,11 @@ const SvgCA = _ref => {
     d: "M0 0h1",
     strokeWidth: 80,
     strokeLinecap: "square"
-  }));
-};
-
-const SvgH10 = _ref => {
-  let {
-    title,
-    titleId,
-    ...props
-  } = _ref;
-  return /*#__PURE__*/React.createElement("svg", _extends({
+  })''') + "\n" + component("H10", '''{
     viewBox: "0 0 10 10"
   }, props), /*#__PURE__*/React.createElement("text", {
     fontSize: 8
-  }, "10"));
-};
-'''
+  }, "10")''')
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -100,6 +93,8 @@ def test_components_are_written_one_file_per_card(tmp_path):
     assert sorted(p.name for p in (tmp_path / "svg").iterdir()) == ["CA.svg", "H10.svg"]
     with pytest.raises(ValueError, match="no SVG components"):
         rd.write_react_svgs("const x = 1;", tmp_path / "none")
+    with pytest.raises(ValueError, match="SvgH10: unread code"):  # code the reader does not know is not skipped
+        rd.react_components(COMPONENT.replace('}, "10"));', '}, "10"), extra());'))
 
 
 def _integrity(data: bytes) -> str:

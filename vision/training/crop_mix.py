@@ -44,21 +44,31 @@ def mix_crops(sources: list[tuple[Path, int]], out: Path, val: Path | None = Non
                 continue
             dst_dir = out / "train" / name
             dst_dir.mkdir(parents=True, exist_ok=True)
-            for p in sorted(src_dir.glob("*.png")):
-                if keep is not None and p.stem[0].isdigit() and p.stem not in keep:
-                    continue
-                for r in range(weight):
-                    # a letter first: the classifier's loader keeps such crops without looking for meta
-                    link = dst_dir / f"m{k}r{r}_{p.name}"
-                    if not link.exists():
-                        os.symlink(p.resolve(), link)
-                    n += 1
+            files = [p for p in sorted(src_dir.glob("*.png"))
+                     if keep is None or not p.stem[0].isdigit() or p.stem in keep]
+            n += _link(files, dst_dir, k, weight)
         made[str(build)] = n
-    if val is not None:
-        link = out / "val"
-        if not link.exists():
-            os.symlink(Path(val).resolve(), link)
+    _link_val(out, val)
     return made
+
+
+def _link(files: list[Path], dst_dir: Path, source: int, weight: int) -> int:
+    """Link each file ``weight`` times into ``dst_dir`` as ``m<source>r<r>_<name>`` (a letter first: the
+    classifier's loader keeps such crops without looking for meta); returns links made or already there."""
+    n = 0
+    for p in files:
+        for r in range(weight):
+            link = dst_dir / f"m{source}r{r}_{p.name}"
+            if not link.exists():
+                os.symlink(p.resolve(), link)
+            n += 1
+    return n
+
+
+def _link_val(out: Path, val: Path | None) -> None:
+    """``val`` (a crop folder for the per-epoch check) linked as ``out/val``."""
+    if val is not None and not (out / "val").exists():
+        os.symlink(Path(val).resolve(), out / "val")
 
 
 def mix_faces(sources: list[tuple[Path, int]], out: Path, val: Path | None = None) -> dict[str, int]:
@@ -74,15 +84,9 @@ def mix_faces(sources: list[tuple[Path, int]], out: Path, val: Path | None = Non
         for name in CARD_NAMES:
             dst_dir = out / "train" / name
             dst_dir.mkdir(parents=True, exist_ok=True)
-            for p in sorted((train / name).glob("*.png")):
-                for r in range(weight):
-                    link = dst_dir / f"m{k}r{r}_{p.name}"
-                    if not link.exists():
-                        os.symlink(p.resolve(), link)
-                    n += 1
+            n += _link(sorted((train / name).glob("*.png")), dst_dir, k, weight)
         made[str(build)] = n
-    if val is not None and not (out / "val").exists():
-        os.symlink(Path(val).resolve(), out / "val")
+    _link_val(out, val)
     return made
 
 

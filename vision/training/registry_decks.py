@@ -179,7 +179,10 @@ def react_components(module: str) -> dict[str, str]:
     out = {}
     for m in re.finditer(r"const (Svg\w+) = _ref => \{.*?return (/\*#__PURE__\*/React\.createElement\(.*?)\;\n\};",
                          module, re.S):
-        root = _Reader(_tokens(m.group(2))).value()
+        reader = _Reader(_tokens(m.group(2)))
+        root = reader.value()
+        if reader.i != len(reader.t):
+            raise ValueError(f"{m.group(1)}: unread code after the element ({' '.join(reader.t[reader.i:][:5])})")
         tag, props, children = root
         props.setdefault("xmlns", "http://www.w3.org/2000/svg")
         props.setdefault("xmlnsXlink", "http://www.w3.org/1999/xlink")
