@@ -94,6 +94,8 @@ def test_components_are_written_one_file_per_card(tmp_path):
     with pytest.raises(ValueError, match="no SVG components"):
         rd.write_react_svgs("const x = 1;", tmp_path / "none")
     with pytest.raises(ValueError, match="SvgH10: unread code"):  # code the reader does not know is not skipped
+        rd.react_components(COMPONENT.replace('}, "10"));', '}, "10")), 1);'))
+    with pytest.raises(ValueError, match="expected"):
         rd.react_components(COMPONENT.replace('}, "10"));', '}, "10"), extra());'))
 
 
