@@ -38,10 +38,10 @@ def add_parser(subparsers) -> None:
     b.add_argument("--procedural-share", type=float, default=0.0, metavar="P",
                    help="share of the TRAINING tables drawn with procedural decks (`dataset procedural`), 0..1 "
                         "(default 0: the artwork decks only, as every build before; val scenes never use them)")
-    b.set_defaults(func=run)
     b.add_argument("--registry-share", type=float, default=0.0, metavar="P",
                    help="share of the TRAINING tables drawn with the npm decks (`dataset fetch`), 0..1 (default 0; "
                         "not with --procedural-share)")
+    b.set_defaults(func=run)
     pr = sub.add_parser("procedural", help="draw complete decks procedurally (fonts, varied pips and colours, "
                                            "four-colour decks) into the artwork cache, for `dataset build "
                                            "--procedural-share`")
