@@ -27,13 +27,14 @@ def package_dir(root: Path, package: str) -> Path:
     return root / "npm" / package.lstrip("@").replace("/", "__")
 
 
-def fetch_package(package: str, meta: dict, debs: Path, root: Path, log=print) -> Path:
-    """Download ``meta["tarball"]`` into ``debs`` once, check ``meta["integrity"]`` (sha512, npm's format), unpack it
-    into ``package_dir(root, package)`` and, for ``meta["react_svg"]``, write the card SVGs. Returns the folder."""
+def fetch_package(package: str, meta: dict, downloads: Path, root: Path, log=print) -> Path:
+    """Download ``meta["tarball"]`` into ``downloads`` once, check ``meta["integrity"]`` (sha512, npm's format),
+    unpack it into ``package_dir(root, package)`` and, for ``meta["react_svg"]``, write the card SVGs. Returns the
+    folder."""
     name = meta["tarball"].rsplit("/", 1)[1]
-    tgz = debs / name
+    tgz = downloads / name
     if not tgz.exists():
-        debs.mkdir(parents=True, exist_ok=True)
+        downloads.mkdir(parents=True, exist_ok=True)
         log(f"download {package}@{meta['version']} (npm registry)")
         with urllib.request.urlopen(meta["tarball"], timeout=120) as reply:
             data = reply.read()
@@ -46,7 +47,13 @@ def fetch_package(package: str, meta: dict, debs: Path, root: Path, log=print) -
         check_integrity(data, meta["integrity"], package)
         out.mkdir(parents=True, exist_ok=True)
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            tar.extractall(out, filter="data")
+            if hasattr(tarfile, "data_filter"):  # Python 3.10.12+ / 3.11.4+: plain files inside ``out`` only
+                tar.extractall(out, filter="data")
+            else:
+                for m in tar.getmembers():
+                    if m.name.startswith(("/", "\\")) or ".." in Path(m.name).parts or not (m.isfile() or m.isdir()):
+                        raise tarfile.TarError(f"{package}: unsafe member {m.name!r} in the tarball")
+                tar.extractall(out)
         if meta.get("react_svg"):
             module = out / meta["react_svg"]
             write_react_svgs(module.read_text(encoding="utf-8"), out / "svg")
