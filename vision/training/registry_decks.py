@@ -175,8 +175,8 @@ def _xml(node) -> str:
     if isinstance(node, str):
         return escape(node)
     tag, props, children = node
-    attrs = "".join(f" {_attr(k)}={quoteattr(str(v))}" for k, v in props.items()
-                    if v is not None and not _attr(k).startswith("aria"))
+    named = ((_attr(k), v) for k, v in props.items() if v is not None)
+    attrs = "".join(f" {k}={quoteattr(str(v))}" for k, v in named if not k.startswith("aria"))
     inner = "".join(_xml(c) for c in children)
     return f"<{tag}{attrs}>{inner}</{tag}>" if inner else f"<{tag}{attrs}/>"
 

@@ -51,14 +51,11 @@ def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share:
     if procedural_share > 0 and registry_share > 0:
         raise ValueError("a build draws its other decks from one pool: procedural or npm, not both")
     _SHARE = (procedural_share or registry_share) if split == "train" else 0.0
-    if _SHARE > 0 and registry_share > 0:
-        _PROCEDURAL = load_decks(Path(cache), held_out=False, registry=True)
-        if not _PROCEDURAL:
-            raise FileNotFoundError("no npm decks in the cache: run `patience dataset fetch` with the registry reachable")
-    else:
-        _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=True) if _SHARE > 0 else {}
-        if _SHARE > 0 and not _PROCEDURAL:
-            raise FileNotFoundError("no procedural decks in the cache: run `patience dataset procedural` first")
+    npm = registry_share > 0
+    _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=not npm, registry=npm) if _SHARE > 0 else {}
+    if _SHARE > 0 and not _PROCEDURAL:
+        raise FileNotFoundError("no npm decks in the cache: run `patience dataset fetch` with the registry reachable"
+                                if npm else "no procedural decks in the cache: run `patience dataset procedural` first")
 
 
 def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = None, share: float = 0.0) -> list:
