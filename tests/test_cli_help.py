@@ -28,3 +28,14 @@ def test_train_without_a_step_names_every_step(capsys):
     steps = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction").choices["train"]
     names = next(a for a in steps._actions if a.__class__.__name__ == "_SubParsersAction").choices
     assert all(name in err for name in names), err
+
+
+
+@pytest.mark.parametrize("argv, width", [([], None), (["--width", "3"], 3)])
+def test_train_classifier_passes_a_width_only_when_asked(argv, width):
+    from assistant.commands.train import classifier_options
+
+    args = build_parser().parse_args(["train", "classifier", "--name", "wide", "--hours", "0.5", *argv])
+    options = classifier_options(args)
+    assert options.get("width") == width and ("width" in options) == (width is not None)
+    assert options["name"] == "wide" and options["time_budget_s"] == 1800

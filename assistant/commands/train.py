@@ -53,6 +53,8 @@ def add_parser(subparsers) -> None:
     c.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     c.add_argument("--crops", type=Path, default=None, help="crop folder (default datasets/build/crops)")
     c.add_argument("--hours", type=float, default=None, help="stop after this long (resume later)")
+    c.add_argument("--width", type=int, default=None,
+                   help="CNN width (make_cropnet; default 2, the committed classifier's)")
     c.add_argument("--shape-aug", action="store_true",
                    help="also train on glyphs stretched, sheared, bolder or lighter (other typefaces)")
     f = sub.add_parser("cardface", help="train the whole-card face classifier (the second look at cards seen whole) "
@@ -105,6 +107,15 @@ def add_parser(subparsers) -> None:
                    help="the final classifier: 52 cards + none, with glyph and negative crops (default 1.25)")
     p.set_defaults(func=run, step=None)
 
+
+
+def classifier_options(args) -> dict:
+    """``train_classifier``'s keyword arguments from ``patience train classifier``'s options (the width only when
+    given, so the function's default stays the one place that names the committed classifier's)."""
+    return dict(epochs=args.epochs, batch=args.batch, crops=args.crops,
+                time_budget_s=args.hours * 3600 if args.hours else None, samples_per_epoch=args.samples_per_epoch,
+                input_size=args.input, name=args.name, init=args.init, lr=args.lr, shape_aug=args.shape_aug,
+                **({} if args.width is None else {"width": args.width}))
 
 def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
@@ -202,10 +213,7 @@ def run(args: argparse.Namespace) -> int:
                                      close_mosaic=args.close_mosaic)
         print(f"detector trained: {run_dir}")
     elif args.step == "classifier":
-        budget = args.hours * 3600 if args.hours else None
-        run_dir = train.train_classifier(epochs=args.epochs, batch=args.batch, crops=args.crops, time_budget_s=budget,
-                                       samples_per_epoch=args.samples_per_epoch, input_size=args.input, name=args.name,
-                                       init=args.init, lr=args.lr, shape_aug=args.shape_aug)
+        run_dir = train.train_classifier(**classifier_options(args))
         print(f"classifier trained: {run_dir}")
     elif args.step == "cardface":
         crops = args.crops or train.BUILD / "faces"
