@@ -30,7 +30,6 @@ def test_train_without_a_step_names_every_step(capsys):
     assert all(name in err for name in names), err
 
 
-
 @pytest.mark.parametrize("argv, width", [([], None), (["--width", "3"], 3)])
 def test_train_classifier_passes_a_width_only_when_asked(argv, width):
     from assistant.commands.train import classifier_options

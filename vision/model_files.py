@@ -23,8 +23,9 @@ def default_model_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "models"
 
 
-#: The models for reading a whole table at leisure (``patience detect --table``): a detector and index classifier
-#: fine-tuned with fanned hands added (models/README.md, session 6), sharing the face and suit looks of the live ones.
+#: The models for reading a whole table at leisure (``patience detect --table``): a detector fine-tuned with fanned
+#: hands added (models/README.md, sessions 6-7) and a wider index classifier trained on every design's corners
+#: (session 13), sharing the face, suit and pip looks of the live ones.
 TABLE_SUBDIR = "table"
 
 

@@ -17,7 +17,8 @@ default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source che
 
 ``--table`` groups the cards into piles, each from its bottom card to its top (a fanned pile or hand shows the
 corner of each covered card): the basis for taking over a game in progress. It reads with ``models/table/`` (a
-detector and index classifier fine-tuned with fanned hands added; the live camera keeps the main models), also
+detector fine-tuned with fanned hands added and a wider index classifier trained on every design's corners; the live
+camera keeps the main models), also
 with ``--eval`` and ``--bench``. ``--json`` then adds
 ``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
 pile was seen whole, and the order of its corners is a guess).

@@ -108,7 +108,6 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run, step=None)
 
 
-
 def classifier_options(args) -> dict:
     """``train_classifier``'s keyword arguments from ``patience train classifier``'s options (the width only when
     given, so the function's default stays the one place that names the committed classifier's)."""
@@ -116,6 +115,7 @@ def classifier_options(args) -> dict:
                 time_budget_s=args.hours * 3600 if args.hours else None, samples_per_epoch=args.samples_per_epoch,
                 input_size=args.input, name=args.name, init=args.init, lr=args.lr, shape_aug=args.shape_aug,
                 **({} if args.width is None else {"width": args.width}))
+
 
 def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
