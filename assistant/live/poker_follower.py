@@ -7,6 +7,11 @@ these steps counted from the top-left of the cards laid so far: when a card land
 the game is relabelled (the engine replays its history into the shifted cells), so the engine's grid is always
 the physical picture, "only next to a card" is checked on the real geometry and the result's rows are as seen.
 
+Early cells are guesses: two cards far apart leave the tilt and the gaps open. After each card, and whenever a
+card fits none of the cells guessed so far, the grid is fitted to every card at once (each tilt, the pitches
+across and down); when that fits the positions clearly better, the placed cards move to its cells and the game is
+replayed into them.
+
 A new card (never turned before) in a free cell within the 5x5 is turned and placed at once; a card that lands
 on a taken cell, or so far out that the grid would be wider than five, is reported and nothing is applied.
 """
@@ -17,7 +22,7 @@ import numpy as np
 
 from assistant.cards import Card
 from assistant.events import Play, TurnAndPlay
-from assistant.games.poker import Placement, PokerState
+from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.problems import ProblemReport, settle
 from assistant.live.table_view import TableView
 
@@ -25,6 +30,76 @@ SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
 ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.56)
 OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
+PITCHES = np.linspace(1.0, 1.75, 151)  # a cell's possible size in card sizes (cards never overlap in a grid)
+REFIT_GAIN = 0.5  # placed cards change cells only when that fits their positions at least this much better
+SAME_GAPS = 0.05  # weight of "the gaps are alike across and down" where the positions leave the pitch open
+USUAL_GAP = 1e-3  # weight of "the gap is the usual one" (GAP), the last tie-break
+TILT_COST = 0.002  # a tilt 6 degrees from upright (or from the measured one) must fit this much better (squared)
+FIT_RMS = 0.15  # a whole-grid fit whose cards miss their cells' centres by more than this (root mean square, in
+# cells) is no grid: with a card between cells, any pitch leaves some card about a third of a cell off
+SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average (in cells) are not fitted again
+TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
+
+
+def _axis_fits(v: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Positions ``v`` along one axis as whole steps, at each pitch of PITCHES * ``size``: (cost (pitches,), steps
+    (pitches, n)): the summed squared miss in cells at the best offset (an anchor card, then the mean miss), inf
+    where a card misses by more than OFF_GRID or the cards would span more than SIZE cells."""
+    d = (v[None, None, :] - v[None, :, None]) / (PITCHES[:, None, None] * size)  # (pitches, anchors, cards)
+    n = np.rint(d)
+    miss = d - n
+    miss -= miss.mean(axis=2, keepdims=True)
+    cost = np.sum(miss ** 2, axis=2)
+    cost[(np.abs(miss).max(axis=2) > OFF_GRID) | (np.ptp(n, axis=2) >= SIZE)] = np.inf
+    best = np.argmin(cost, axis=1)
+    rows = np.arange(len(PITCHES))
+    return cost[rows, best], n[rows, best].astype(np.int64)
+
+
+def _prior(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    return SAME_GAPS * (gx - gy) ** 2 + USUAL_GAP * ((gx - GAP) ** 2 + (gy - GAP) ** 2)
+
+
+def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts) -> tuple[np.ndarray, float, float] | None:
+    """The cells (n, 2: row, col; the top-left card's row and column 0) of cards centred at ``points`` (n, 2 pixels)
+    on one grid, found from all of them at once: for each candidate tilt, the pitches across and down (1-1.75 card
+    sizes) that put every card nearest to whole steps, the gaps alike across and down where the positions leave
+    them open; ``tilts``: (tilt, its cost) pairs to try. (cells, cost, tilt), or None when no such grid holds every
+    card in a cell of its own, within OFF_GRID of its centre and FIT_RMS on average."""
+    best = None
+    for angle, tilt_cost in tilts:
+        q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
+        cx, nx = _axis_fits(q[:, 0], card_wh[0])
+        cy, ny = _axis_fits(q[:, 1], card_wh[1])
+        total = cx[:, None] + cy[None, :] + _prior(PITCHES[:, None], PITCHES[None, :])
+        i, j = np.unravel_index(np.argmin(total), total.shape)
+        cost = float(total[i, j]) + tilt_cost
+        cells = np.stack([ny[j], nx[i]], axis=1)
+        if not float(total[i, j]) <= FIT_RMS ** 2 * cells.size or len({tuple(c) for c in cells}) < len(cells):
+            continue  # no grid at this tilt: cards far from their cells' centres, or two cards in one cell
+        if best is None or cost < best[1]:
+            best = (cells - cells.min(axis=0), cost, float(angle))
+    return best
+
+
+def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle: float) -> float:
+    """How well given cells (n, 2: row, col) fit the positions, by ``fit_cells``' measure at the pitches and offsets
+    fitted to them; inf when a pitch is no grid's or a card misses its cell by more than OFF_GRID."""
+    q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
+    gaps, cost = [], 0.0
+    for axis, k in ((0, 1), (1, 0)):
+        v, n = q[:, axis], cells[:, k].astype(np.float64)
+        if np.ptp(n) == 0:
+            pitch, offset = GAP * card_wh[axis], v.mean()
+        else:
+            pitch, offset = np.polyfit(n, v, 1)
+        miss = (v - offset - pitch * n) / pitch
+        g = pitch / card_wh[axis]
+        if not PITCHES[0] * 0.95 <= g <= PITCHES[-1] * 1.05 or np.abs(miss).max() > OFF_GRID:
+            return np.inf
+        gaps.append(g)
+        cost += float(np.sum(miss ** 2))
+    return cost + float(_prior(np.float64(gaps[0]), np.float64(gaps[1])))
 
 
 class PokerFollower:
@@ -41,6 +116,7 @@ class PokerFollower:
         self._box_tilt = 0.0
         self._pitch_measured = (False, False)
         self._problems = ProblemReport()
+        self._no_joint: tuple | None = None  # the last card position no whole-grid fit could place (not tried again)
 
     @property
     def state(self) -> PokerState:
@@ -51,6 +127,7 @@ class PokerFollower:
         self.cell.clear()
         self.card_wh = None
         self._angle_measured = False
+        self._no_joint = None
 
     # -- the main step -------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
@@ -83,15 +160,13 @@ class PokerFollower:
 
     def _place(self, card: Card, p: np.ndarray, *, turned: bool):
         cell = self.cell_of(p)
-        if isinstance(cell, str):
-            return f"{card}: {cell}"  # nothing is applied: a crooked card is straightened, a misread read again
-        taken = {v: k for k, v in self.cell.items()}
-        if cell in taken:
-            return f"{card} lies on the cell of {taken[cell]}"
+        problem = self._cell_problem(card, cell)
+        if problem is not None:  # the grid guessed from the cards so far may be off: fit every card at once
+            cell = self._joint_cell(p)
+            if cell is None:
+                return problem  # nothing is applied: a crooked card is straightened, a misread read again
         rows = [r for r, _ in self.cell.values()] + [cell[0]]
         cols = [c for _, c in self.cell.values()] + [cell[1]]
-        if max(rows) - min(rows) >= SIZE or max(cols) - min(cols) >= SIZE:
-            return f"{card} would make the grid wider than {SIZE}"
         self._relabel(min(rows), min(cols))
         top, left = min(rows), min(cols)
         placement = Placement(cell[0] - top, cell[1] - left)
@@ -102,7 +177,21 @@ class PokerFollower:
         self.pos[card] = p
         self.cell[card] = cell
         self._learn_angle()
+        self._refit()
         return True
+
+    def _cell_problem(self, card: Card, cell) -> str | None:
+        """Why ``card`` cannot go to ``cell`` (a text from ``cell_of``, a taken cell, a grid wider than 5), or None."""
+        if isinstance(cell, str):
+            return f"{card}: {cell}"
+        taken = {v: k for k, v in self.cell.items()}
+        if cell in taken:
+            return f"{card} lies on the cell of {taken[cell]}"
+        rows = [r for r, _ in self.cell.values()] + [cell[0]]
+        cols = [c for _, c in self.cell.values()] + [cell[1]]
+        if max(rows) - min(rows) >= SIZE or max(cols) - min(cols) >= SIZE:
+            return f"{card} would make the grid wider than {SIZE}"
+        return None
 
     # -- the grid ------------------------------------------------------------------------------------------------
     def cell_of(self, p: np.ndarray):
@@ -151,6 +240,68 @@ class PokerFollower:
             want = np.array([cell[1] - self.cell[c][1], cell[0] - self.cell[c][0]], dtype=np.float64)
             cost += 0.05 * float(np.sum(((e - want * pitch) / pitch) ** 2))
         return float(np.sqrt(cost)), cell
+
+    def _refit(self) -> None:
+        """Every placed card's cell again from all the positions at once: a card placed a row or column off while
+        the grid's tilt and gaps were still guesses (two cards far apart) moves to the cell the grid now shows, and
+        the game is replayed into the corrected cells."""
+        if len(self.pos) < 3:
+            return
+        cards = list(self.pos)
+        points = np.array([self.pos[c] for c in cards])
+        now = np.array([self.cell[c] for c in cards])
+        if cells_cost(points, now, self.card_wh, self.angle) <= SETTLED_RMS ** 2 * now.size:
+            return  # the cells so far fit where the cards lie: nothing to correct (and no search on every card)
+        fit = self._fit_all(points)
+        if fit is None or np.array_equal(fit[0], now - now.min(axis=0)):
+            return
+        if fit[1] >= REFIT_GAIN * min(cells_cost(points, now, self.card_wh, a) + t for a, t in self._fit_angles()):
+            return
+        self._recell(dict(zip(cards, map(tuple, fit[0]))), fit[2])
+
+    def _fit_angles(self) -> list[tuple[float, float]]:
+        """(tilt, its cost) for whole-grid fits: every tilt, those near upright or near the tilt measured from
+        neighbours preferred (that measure rests on the cells so far, which the fit may correct)."""
+        centres = [0.0, self.angle] if self._angle_measured else [0.0]
+        tilts = sorted({*TILTS, *self._angle_candidates(), self.angle})
+        return [(a, TILT_COST * (min(abs(a - c) for c in centres) / np.deg2rad(6.0)) ** 2) for a in tilts]
+
+    def _fit_all(self, points: np.ndarray):
+        """``fit_cells`` at the tilts of ``_fit_angles``."""
+        return fit_cells(points, self.card_wh, self._fit_angles())
+
+    def _recell(self, cells: dict, angle: float) -> bool:
+        """Give the placed cards these physical cells (and the grid this tilt) and replay the game into them; False
+        (nothing changed) when they do not fit in 5x5 or the game would not have been legal in them."""
+        rows = [r for r, _ in cells.values()]
+        cols = [c for _, c in cells.values()]
+        if len(set(cells.values())) < len(cells) or max(rows) - min(rows) >= SIZE or max(cols) - min(cols) >= SIZE:
+            return False
+        old_cell, old_angle = dict(self.cell), self.angle
+        self.cell = {c: (int(r), int(col)) for c, (r, col) in cells.items()}
+        self.angle = angle
+        try:
+            self._relabel(min(rows), min(cols))
+        except IllegalMoveError:  # "only next to a card": the game would not have been legal in these cells
+            self.cell, self.angle = old_cell, old_angle
+            return False
+        self._learn_angle()
+        return True
+
+    def _joint_cell(self, p: np.ndarray):
+        """The cell of a card at ``p`` that the grid guessed so far cannot place (between cells, on a taken cell,
+        beyond five), from a fit of every placed card and it at once (the placed cards moved to the cells that fit
+        shows, the game replayed); None when no grid holds them all."""
+        key = (len(self.pos), self.angle, tuple(np.round(p / 4.0)))  # the same card lying still: the same answer
+        if not self.pos or key == self._no_joint:
+            return None
+        cards = list(self.pos)
+        fit = self._fit_all(np.array([self.pos[c] for c in cards] + [p]))
+        cells = [] if fit is None else [tuple(int(v) for v in c) for c in fit[0]]
+        if fit is None or len(set(cells)) < len(cells) or not self._recell(dict(zip(cards, cells[:-1])), fit[2]):
+            self._no_joint = key
+            return None
+        return cells[-1]
 
     def _steps(self, d: float, axis: int, pitch: np.ndarray) -> tuple[int | None, float]:
         """Whole cells in a distance ``d`` along ``axis``, and how far it is from whole (in cells)."""
