@@ -254,12 +254,17 @@ def test_a_pile_top_read_only_as_a_corner_sized_box_keeps_its_remembered_place()
     assert follower.pos[top].tolist() == [310.0, 205.0]
 
 
-@pytest.mark.parametrize("seed, angle, gap", [(2, -7, 1.15), (5, -4, 1.35), (12, 7, 1.35), (5, 12, 1.35)])
-def test_a_poker_grid_first_guessed_a_column_off_is_corrected_when_more_cards_show_it(seed, angle, gap):
+@pytest.mark.parametrize("seed, angle, gap, faults", [
+    (2, -7, 1.15, ()), (5, -4, 1.35, ()), (12, 7, 1.35, ()), (5, 12, 1.35, ()), (1, 12, 1.05, ALL_FAULTS),
+])
+def test_a_poker_grid_first_guessed_a_column_off_is_corrected_when_more_cards_show_it(seed, angle, gap, faults):
     """Two cards far apart leave the grid's tilt and gaps open: a camera turned a few degrees, or gaps wider than
     usual, make the second card's cell a guess. Later cards show the grid; every card then lies in its real cell,
     and the game is the one on the table (the grid fitted to all the cards at once, the game replayed)."""
     script, rows = poker_script(seed, cam=Camera(angle_deg=angle, scale=0.8), gap=gap)
+    rng = np.random.default_rng(seed)
+    for fault in faults:
+        fault(script, rng)
     session = Session.new("poker")
     events = run_script(session, script)
     assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in script.truth if e["event"] == "move"]
