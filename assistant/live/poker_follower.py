@@ -37,15 +37,17 @@ USUAL_GAP = 1e-3  # weight of "the gap is the usual one" (GAP), the last tie-bre
 TILT_COST = 0.002  # a tilt 6 degrees from upright (or from the measured one) must fit this much better (squared)
 FIT_RMS = 0.15  # a whole-grid fit whose cards miss their cells' centres by more than this (root mean square, in
 # cells) is no grid: with a card between cells, any pitch leaves some card about a third of a cell off
+ANCHORS = 8  # cards whose positions are tried as a cell centre (any card near its centre will do)
 SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average (in cells) are not fitted again
 TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
 
 
 def _axis_fits(v: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
     """Positions ``v`` along one axis as whole steps, at each pitch of PITCHES * ``size``: (cost (pitches,), steps
-    (pitches, n)): the summed squared miss in cells at the best offset (an anchor card, then the mean miss), inf
-    where a card misses by more than OFF_GRID or the cards would span more than SIZE cells."""
-    d = (v[None, None, :] - v[None, :, None]) / (PITCHES[:, None, None] * size)  # (pitches, anchors, cards)
+    (pitches, n)): the summed squared miss in cells at the best offset (one of up to ANCHORS cards' positions, then
+    the mean miss), inf where a card misses by more than OFF_GRID or the cards would span more than SIZE cells."""
+    anchors = v[np.linspace(0, len(v) - 1, min(len(v), ANCHORS)).round().astype(np.int64)]
+    d = (v[None, None, :] - anchors[None, :, None]) / (PITCHES[:, None, None] * size)  # (pitches, anchors, cards)
     n = np.rint(d)
     miss = d - n
     miss -= miss.mean(axis=2, keepdims=True)
