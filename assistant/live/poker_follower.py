@@ -59,6 +59,7 @@ def _axis_fits(v: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _prior(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The cost of cells ``gx`` card widths across and ``gy`` card heights down, before any position is counted."""
     return SAME_GAPS * (gx - gy) ** 2 + USUAL_GAP * ((gx - GAP) ** 2 + (gy - GAP) ** 2)
 
 
