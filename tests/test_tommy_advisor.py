@@ -389,3 +389,60 @@ def test_the_rollout_on_ranks_plays_exactly_as_the_rollout_on_cards(weights):
             assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
             for p in range(4):
                 assert np.array_equal(a[0][p, :a[1][p]] % 13 + 1, b[0][p, :b[1][p]])
+
+
+# Late in a deal, five clubs unseen (5c 6c 7c 8c Qc) and the 10c turned: on the 9c it buries the card the last
+# foundation needs before it (lost on every order); anywhere else a good player wins every order.
+SAMPLED_FOUNDATIONS = ("As 2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks | Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh | "
+                       "Ad 2d 3d 4d 5d 6d 7d 8d 9d 10d Jd Qd Kd | Ac 2c 3c 4c")
+
+
+def test_the_sampled_endgame_values_each_order_as_the_solver_does():
+    # tommy_solver.hindsight shares its transposition table between the options of one order: every value must
+    # still be the one a fresh search of that option and order gives (turn first, as the advisor's options end)
+    import itertools
+
+    from assistant.advisors import tommy_advisor as A
+    from assistant.advisors.tommy_solver import hindsight, solve_arrays
+
+    state = _state(SAMPLED_FOUNDATIONS, "Kc | Jc | 9c | -", "10c")
+    rules, a = A._read_state(state)
+    pos, hand, pool, _, _ = A.position_from_arrays(a)
+    P, NR = A.kernel_params(rules)
+    W = A.K.DEFAULT_WEIGHTS
+    opts = A._enumerate_options(pos, hand, P, NR, rules, True)
+    cp, cph, cfh, cfs = A._pack([q for _, q in opts])
+    orders = np.array(list(itertools.permutations(pool)), np.int8)
+    found = np.zeros((len(opts), len(orders)), np.int16)
+    done, nodes, undecided = hindsight(cp, cph, cfh, cfs, orders, P, NR, W, 10**9, 10**6, 14, found)
+    assert (done, undecided) == (len(orders), 0) and nodes > 0
+    stock = np.zeros(5 + 64 + 52, np.int8)
+    for j, order in enumerate(orders):
+        for k in range(len(opts)):
+            stock[:5] = order
+            status, _, _ = solve_arrays(cp[k].copy(), cph[k].copy(), cfh[k].copy(), cfs[k].copy(), stock.copy(), 0, 5,
+                                        P, NR, W, 10**6, 14, 1, True)
+            assert status in (0, 1)
+            assert (found[k, j] == 52) == (status == 1), (k, order)
+    bury = next(k for k, (m, _) in enumerate(opts) if [str(x) for x in m] == ["S>W2"])
+    assert (found[bury] < 52).all() and (found[[k for k in range(len(opts)) if k != bury]] == 52).all()
+
+
+def test_the_sampled_endgame_picks_the_option_that_wins_and_repeats_exactly(monkeypatch):
+    from assistant.advisors import tommy_advisor as A
+
+    state = _state(SAMPLED_FOUNDATIONS, "Kc | Jc | 9c | -", "10c")
+    monkeypatch.setattr(A, "SAMPLED_UNSEEN", 8)
+    monkeypatch.setattr(A, "SAMPLED_ORDERS", 32)  # of the 120 orders: sampled, the same for every option
+    a = advise(state, make_rng(3), 250.0)
+    assert a == advise(state, make_rng(3), 250.0)
+    assert not a.exact and a.best.samples == 32 and a.best.win_prob == 1.0
+    assert str(a.best.move) != "S>W2"
+    buried = next(o for o in a.options if str(o.move) == "S>W2")
+    assert buried.win_prob == 0.0 and buried.samples == 32
+    b = advise(state, make_rng(4), 250.0)
+    assert b.best.win_prob == 1.0 and str(b.best.move) != "S>W2"
+    # switched off, the same position is valued by the rollouts
+    monkeypatch.setattr(A, "SAMPLED_UNSEEN", 0)
+    c = advise(state, make_rng(3), 250.0)
+    assert all(o.samples >= A.MIN_SAMPLES for o in c.options)

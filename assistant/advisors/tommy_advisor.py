@@ -32,6 +32,11 @@ Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
   out by the rule, and the best placement counts (``tommy_kernels.two_level``).  The next card is then placed by
   the search rather than by the rule, which removes one step of the rule's bias; such options are ranked first,
   by that value (their ``score``).  Measured in paired runs (docs/BENCHMARKS.md).
+* **Sampled hindsight endgame.**  With ENDGAME_UNSEEN + 1 .. ``SAMPLED_UNSEEN`` (5-8) unseen cards the options,
+  hold-backs included, are valued as in the exact endgame but on ``SAMPLED_ORDERS`` sampled orders of the unseen
+  cards (common to all options), each searched by the solver within a small node limit (``_sampled_endgame``,
+  ``tommy_solver.hindsight``); the rollouts take over if too few orders fit the budget.  Measured in paired runs
+  (docs/BENCHMARKS.md, session 14).
 * **Ranking.** Options are sorted by their mean score (``TommyOption.score``), options still in the race before
   dropped ones; ``win_prob`` (with its interval) and ``expected_foundation`` are reported beside it.  The win
   probability is that of the rollout rule after the option, so it underestimates the chances of a strong player
@@ -79,11 +84,24 @@ FOUND_WEIGHT = 1.0  # weight of the foundation fraction in the per-sample score 
 MAX_OPTIONS = 48
 MAX_STARTS = 800  # four at a time: distinct positions after placing the four cards (searched)
 MAX_FOUR_OPTIONS = 24  # ... of which the rollout rule's favourites are valued
-HOLD_OPTIONS = "endgame"  # hold-back options: "endgame" (valued exactly, see _endgame), True (always), False
+HOLD_OPTIONS = "endgame"  # hold-back options: "endgame" (where the solver values them), True (always), False
 ENDGAME_UNSEEN = 4  # with this few unseen cards (or a known order) options are valued by the solver, every order
 ENDGAME_NODES = 20_000
 ENDGAME_FREE = 3  # up to this many unseen cards the endgame search is not counted against the budget (as before)
 SOLVER_NODES_PER_MS = 120.0  # solver nodes per ms of budget (measured: ~127 a ms CPU on the project machine)
+# Sampled hindsight endgame (off when SAMPLED_UNSEEN <= ENDGAME_UNSEEN; session 14, docs/BENCHMARKS.md): with
+# ENDGAME_UNSEEN + 1 .. SAMPLED_UNSEEN unseen cards each option is valued by the solver on SAMPLED_ORDERS random
+# orders of the unseen cards (every order when there are no more), the same orders for every option, within
+# SAMPLED_SHARE of the decision's budget in solver nodes and SAMPLED_SOLVE_NODES a search; with fewer than
+# SAMPLED_MIN_ORDERS orders done the rollouts value the closed options with the rest.  SAMPLED_HOLD: hold-back
+# options are offered there too.  8 with hold-backs: +1.2 points of wins over 1,600 paired deals (se 0.52); without
+# hold-backs +0.1 (1,000 deals); from 12-20 unseen cards no gain.
+SAMPLED_UNSEEN = 8
+SAMPLED_ORDERS = 64
+SAMPLED_MIN_ORDERS = 8
+SAMPLED_SHARE = 0.8
+SAMPLED_SOLVE_NODES = 300
+SAMPLED_HOLD = True
 MAX_SAMPLES_DEFAULT = 200_000
 # Two-level search on close decisions (``tommy_kernels.two_level``): when the flat rollouts have used FLAT_SHARE of
 # the budget and several options are still in the race, the TWO_LEVEL_TOP best of them are valued one ply deeper
@@ -413,7 +431,11 @@ def advise(
         and not (P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE])
         and rules.turn_count == 1
     )
-    hold = HOLD_OPTIONS is True or (HOLD_OPTIONS == "endgame" and endgame)
+    sampled = (
+        not endgame and known is None and ENDGAME_UNSEEN < n_hidden <= SAMPLED_UNSEEN
+        and not (P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE]) and rules.turn_count == 1
+    )
+    hold = HOLD_OPTIONS is True or (HOLD_OPTIONS == "endgame" and (endgame or (sampled and SAMPLED_HOLD)))
     opts = _enumerate_options(pos, hand, P, NR, rules, hold)
     target = 4 * rules.foundation_size
     seed = int(rng.integers(0, 2**31 - 1))
@@ -454,16 +476,28 @@ def advise(
         exact_found, used = _endgame(cp, cph, cfh, cfs, sample_cards, known is not None, P, NR, W, target, node_cap)
         if node_cap is not None:
             step_budget = max(1.0, step_budget - used * STEPS_PER_MS / SOLVER_NODES_PER_MS)  # the rest to the rollouts
-        if exact_found is None and HOLD_OPTIONS == "endgame" and known is None:
-            # the rollouts value hold-back options badly (module doc): only the closed options go on
-            opts = [x for x in opts if _closed(x[1], P, NR)]
-            Kn = len(opts)
-            cp, cph, cfh, cfs = _pack([q for _, q in opts])
-            alive = np.ones(Kn, np.bool_)
+    hind_found = None
+    if sampled and Kn > 1:
+        # hindsight values on sampled orders, within a share of the budget in solver nodes (the rest: rollouts)
+        node_cap = 1 << 62 if budget_ms is None else int(max(1.0, budget_ms) * SOLVER_NODES_PER_MS * SAMPLED_SHARE)
+        n_orders = SAMPLED_ORDERS if samples is None else min(SAMPLED_ORDERS, max(1, int(samples)))
+        hind_found, used = _sampled_endgame(cp, cph, cfh, cfs, sample_cards, seed, n_orders, P, NR, W, node_cap)
+        step_budget = max(1.0, step_budget - used * STEPS_PER_MS / SOLVER_NODES_PER_MS)
+    if (endgame or sampled) and exact_found is None and hind_found is None and HOLD_OPTIONS == "endgame" \
+            and known is None and hold:
+        # the rollouts value hold-back options badly (module doc): only the closed options go on
+        opts = [x for x in opts if _closed(x[1], P, NR)]
+        Kn = len(opts)
+        cp, cph, cfh, cfs = _pack([q for _, q in opts])
+        alive = np.ones(Kn, np.bool_)
     if exact_found is not None:
         found = exact_found
         n = found.shape[1]
         exact = True
+    elif hind_found is not None:
+        found = hind_found
+        n = found.shape[1]
+        exact = False
     elif U == 0 or known is not None:
         # no chance left (or the order is known): one play-out per option in that order
         found = np.zeros((Kn, 1), np.int16)
@@ -571,6 +605,31 @@ def _endgame(cp, cph, cfh, cfs, cards, known: bool, P, NR, W, target,
                 return None, nodes
             found[k, j] = target if status == 1 else got
     return found, nodes
+
+
+def _sampled_endgame(cp, cph, cfh, cfs, cards, seed: int, n_orders: int, P, NR, W,
+                     node_cap: int) -> tuple[np.ndarray | None, int]:
+    """Hindsight values on sampled orders (``SAMPLED_UNSEEN``): ``n_orders`` random orders of the unseen cards
+    drawn from ``seed`` (every order when there are no more than that), the same for every option, each option
+    valued per order as in ``_endgame`` (all cards when the rule or the solver, the order known, wins; else the
+    rule's count) by ``tommy_solver.hindsight`` within ``node_cap`` solver nodes.  Returns (found[k, j] over the
+    orders done, nodes used); found is None when fewer than SAMPLED_MIN_ORDERS orders were done."""
+    import itertools
+
+    from assistant.advisors.tommy_solver import hindsight
+
+    cards = np.asarray(cards, np.int8)
+    if math.factorial(len(cards)) <= n_orders:
+        orders = np.array(list(itertools.permutations(cards)), np.int8)
+    else:
+        rng = np.random.default_rng(seed)
+        orders = np.array([rng.permutation(cards) for _ in range(n_orders)], np.int8)
+    found = np.zeros((cp.shape[0], len(orders)), np.int16)
+    done, used, _ = hindsight(cp, cph, cfh, cfs, orders, P, NR, W, int(node_cap), int(SAMPLED_SOLVE_NODES), 14,
+                              found)
+    if done < min(SAMPLED_MIN_ORDERS, len(orders)):
+        return None, int(used)
+    return found[:, :done], int(used)
 
 
 def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:

@@ -466,6 +466,94 @@ def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_b
     return res, counters[0], best_path[:k].copy()
 
 
+@njit(cache=True)
+def hindsight(cp, cph, cfh, cfs, orders, P, NR, W, node_cap, solve_nodes, table_bits, out_found):
+    """Hindsight values of candidate positions on given orders of the unseen cards (the sampled endgame of
+    ``tommy_advisor``): for each order (a row of ``orders``, the same for every candidate) and candidate k,
+    out_found[k, j] = all cards (a win) when the rollout rule wins with that order known or the solver
+    (``turn_first``, at most ``solve_nodes`` nodes a search) finds a win, else the rule's foundation count.
+
+    A fixed amount of work: orders are taken in turn until ``node_cap`` solver nodes are used; an order whose
+    searches would pass the cap is left out (so every counted order has a value for every candidate).  A search
+    that runs out of its own ``solve_nodes`` counts as not won (the rule's count).  Returns (orders done, nodes
+    used, searches left undecided)."""
+    Kn = cp.shape[0]
+    n_ord, U = orders.shape
+    target = 4 * P[K.P_FOUND_SIZE]
+    ZP = np.empty((K.MAXH * 2, 52), np.uint64)
+    np.random.seed(1)
+    for i in range(K.MAXH * 2):
+        for c in range(52):
+            ZP[i, c] = _mix(np.uint64(np.random.randint(1, 2**62)) * np.uint64(3) + np.uint64(i * 52 + c))
+    ZF = np.empty((9, 16), np.uint64)
+    for i in range(9):
+        for j in range(16):
+            ZF[i, j] = _mix(np.uint64(np.random.randint(1, 2**62)) + np.uint64(i * 16 + j + 77))
+    size = 1 << table_bits
+    table = np.zeros(size, np.uint64)
+    tval = np.zeros(size, np.int16)
+    mask = np.uint64(size - 1)
+    counters = np.zeros(2, np.int64)
+    best_path = np.zeros((320, 3), np.int16)
+    scratch = np.zeros((2, 4, K.MAXH), np.int8)
+    stock = np.zeros(U + 64 + 52, np.int8)
+    sst = np.zeros(stock.shape[0] + 64, np.int8)
+    p2 = np.empty((4, K.MAXH), np.int8)
+    ph2 = np.empty(4, np.int8)
+    fh2 = np.empty(4, np.int8)
+    fs2 = np.empty(4, np.int8)
+    nodes = 0
+    undecided = 0
+    done = 0
+    for j in range(n_ord):
+        if nodes >= node_cap:
+            break
+        complete = True
+        und = 0
+        used_here = 0
+        for k in range(Kn):
+            stock[:U] = orders[j]
+            p2[:, :] = cp[k]
+            ph2[:] = cph[k]
+            fh2[:] = cfh[k]
+            fs2[:] = cfs[k]
+            got = K.rollout(p2, ph2, fh2, fs2, stock, 0, U, P, NR, W)
+            if got == target:
+                out_found[k, j] = target
+                continue
+            stock[:U] = orders[j]
+            p2[:, :] = cp[k]
+            ph2[:] = cph[k]
+            fh2[:] = cfh[k]
+            fs2[:] = cfs[k]
+            limit = min(solve_nodes, node_cap - nodes - used_here)
+            table[:] = 0
+            tval[:] = 0
+            counters[0] = 0
+            counters[1] = 0
+            rem = 0
+            while True:  # limited discrepancy passes, as in solve_arrays
+                full = rem >= 300
+                res = _search(p2, ph2, fh2, fs2, stock, 0, U, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP,
+                              ZF, table, tval, mask, counters, best_path, limit, scratch, sst, True)
+                if res != 0 or full:
+                    break
+                rem = rem * 2 if rem > 0 else 1
+            used_here += counters[0]
+            if res == -1 and limit < solve_nodes:
+                complete = False  # the cap, not this search's own limit, stopped it
+                break
+            if res == -1:
+                und += 1
+            out_found[k, j] = target if res == 1 else got
+        nodes += used_here
+        if not complete:
+            break
+        undecided += und
+        done += 1
+    return done, nodes, undecided
+
+
 @dataclass(frozen=True)
 class SolveResult:
     status: str  # "won", "lost" or "undecided"

@@ -27,7 +27,8 @@ from assistant.benchmarks import common
 # the advisor's module constants that ``--search-setting`` may change (numbers and switches of the search)
 SEARCH_SETTINGS = ("BATCH", "MIN_SAMPLES", "Z_DROP", "EPS_SAME", "FOUND_WEIGHT", "ENDGAME_UNSEEN", "ENDGAME_NODES",
                    "ENDGAME_FREE", "SOLVER_NODES_PER_MS", "TWO_LEVEL", "FLAT_SHARE", "TWO_LEVEL_TOP", "TWO_LEVEL_MIN",
-                   "TWO_LEVEL_DELTA")
+                   "TWO_LEVEL_DELTA", "SAMPLED_UNSEEN", "SAMPLED_ORDERS", "SAMPLED_MIN_ORDERS", "SAMPLED_SHARE",
+                   "SAMPLED_SOLVE_NODES", "SAMPLED_HOLD")
 
 
 def parse_search_settings(texts) -> dict:
