@@ -412,15 +412,8 @@ def _level2(piles, ph, fh, fs, stock, pos, n, P, NR, W, limit):
 
 
 @njit(cache=True)
-def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_bits, seed, turn_first=False):
-    """Search every line with the whole order ``stock[pos:n]`` known.
-
-    Returns (status, nodes, moves): status 1 = winnable (moves int16[k, 3] is a winning line: kind, pile,
-    foundation), 0 = proven lost, -1 = undecided within node_limit.  ``stock`` needs room for a redeal
-    (length >= n + 52).  ``turn_first``: no play before the next card is turned (the value of a position at
-    the end of an advisor option, whose plays before that turn are other options).  Shuffled redeals are not searched (their order is unknown): with them a search
-    that finds no win answers undecided, never lost.
-    """
+def _zobrist(seed):
+    """The hash keys of the transposition table (pile slots x cards, foundations x heights), drawn from ``seed``."""
     np.random.seed(seed)
     ZP = np.empty((K.MAXH * 2, 52), np.uint64)
     for i in range(K.MAXH * 2):
@@ -430,6 +423,20 @@ def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_b
     for i in range(9):
         for j in range(16):
             ZF[i, j] = _mix(np.uint64(np.random.randint(1, 2**62)) + np.uint64(i * 16 + j + 77))
+    return ZP, ZF
+
+
+@njit(cache=True)
+def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_bits, seed, turn_first=False):
+    """Search every line with the whole order ``stock[pos:n]`` known.
+
+    Returns (status, nodes, moves): status 1 = winnable (moves int16[k, 3] is a winning line: kind, pile,
+    foundation), 0 = proven lost, -1 = undecided within node_limit.  ``stock`` needs room for a redeal
+    (length >= n + 52).  ``turn_first``: no play before the next card is turned (the value of a position at
+    the end of an advisor option, whose plays before that turn are other options).  Shuffled redeals are not searched (their order is unknown): with them a search
+    that finds no win answers undecided, never lost.
+    """
+    ZP, ZF = _zobrist(seed)
     size = 1 << table_bits
     table = np.zeros(size, np.uint64)
     mask = np.uint64(size - 1)
@@ -480,15 +487,7 @@ def hindsight(cp, cph, cfh, cfs, orders, P, NR, W, node_cap, solve_nodes, table_
     Kn = cp.shape[0]
     n_ord, U = orders.shape
     target = 4 * P[K.P_FOUND_SIZE]
-    ZP = np.empty((K.MAXH * 2, 52), np.uint64)
-    np.random.seed(1)
-    for i in range(K.MAXH * 2):
-        for c in range(52):
-            ZP[i, c] = _mix(np.uint64(np.random.randint(1, 2**62)) * np.uint64(3) + np.uint64(i * 52 + c))
-    ZF = np.empty((9, 16), np.uint64)
-    for i in range(9):
-        for j in range(16):
-            ZF[i, j] = _mix(np.uint64(np.random.randint(1, 2**62)) + np.uint64(i * 16 + j + 77))
+    ZP, ZF = _zobrist(1)
     size = 1 << table_bits
     table = np.zeros(size, np.uint64)
     tval = np.zeros(size, np.int16)
