@@ -398,8 +398,8 @@ SAMPLED_FOUNDATIONS = ("As 2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks | Ah 2h 3h 4h 5h
 
 
 def test_the_sampled_endgame_values_each_order_as_the_solver_does():
-    # tommy_solver.hindsight shares its transposition table between the options of one order: every value must
-    # still be the one a fresh search of that option and order gives (turn first, as the advisor's options end)
+    # tommy_solver.hindsight sets up its search once for all options and orders: every value must still be the one a
+    # fresh search of that option and order gives (turn first, as the advisor's options end)
     import itertools
 
     from assistant.advisors import tommy_advisor as A

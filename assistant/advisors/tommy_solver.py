@@ -450,27 +450,43 @@ def solve_arrays(piles, ph, fh, fs, stock, pos, n, P, NR, W, node_limit, table_b
     tval = np.zeros(size, np.int16)
     scratch = np.zeros((2, 4, K.MAXH), np.int8)
     sst = np.zeros(stock.shape[0] + 64, np.int8)
-    # limited discrepancy search: first the rollout rule's own line, then lines leaving it 1, 2, 4, ... times,
-    # finally without a limit (the only pass that can prove a deal lost)
-    res = 0
-    rem = 0
     if not turn_first and P[K.P_REDEALS] == 0:
         # first a nested Monte Carlo search (finds most wins fast), then the exhaustive search for the rest
         r1, used, line = _level2(p2, ph2, fh2, fs2, st2, pos, n, P, NR, W, node_limit // 2)
         counters[0] += used
         if r1 == 1:
             return 1, counters[0], line.astype(np.int16)
-    while True:
-        full = rem >= 300
-        res = _search(p2, ph2, fh2, fs2, st2, pos, n, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP, ZF, table,
-                      tval, mask, counters, best_path, node_limit, scratch, sst, turn_first)
-        if res != 0 or full:
-            break
-        rem = rem * 2 if rem > 0 else 1
+    res = _discrepancy_passes(p2, ph2, fh2, fs2, st2, pos, n, P, NR, W, ZP, ZF, table, tval, mask, counters, best_path,
+                              node_limit, scratch, sst, turn_first)
     if res == 0 and P[K.P_REDEALS] > 0 and P[K.P_SHUFFLE] != 0:
         res = -1
     k = counters[1] if res == 1 else 0
     return res, counters[0], best_path[:k].copy()
+
+
+@njit(cache=True)
+def _discrepancy_passes(p2, ph2, fh2, fs2, stock, pos, n, P, NR, W, ZP, ZF, table, tval, mask, counters, best_path,
+                        node_limit, scratch, sst, turn_first):
+    """Limited discrepancy search: the rollout rule's own line, then lines leaving it 1, 2, 4, ... times, finally
+    without a limit (the only pass that can prove a deal lost). The last pass's status (1, 0, -1)."""
+    rem = 0
+    while True:
+        full = rem >= 300
+        res = _search(p2, ph2, fh2, fs2, stock, pos, n, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP, ZF, table,
+                      tval, mask, counters, best_path, node_limit, scratch, sst, turn_first)
+        if res != 0 or full:
+            return res
+        rem = rem * 2 if rem > 0 else 1
+
+
+@njit(cache=True)
+def _load(piles, ph, fh, fs, order, p2, ph2, fh2, fs2, stock):
+    """Copy a candidate position into the work arrays and the order into the stock's front."""
+    p2[:, :] = piles
+    ph2[:] = ph
+    fh2[:] = fh
+    fs2[:] = fs
+    stock[:order.shape[0]] = order
 
 
 @njit(cache=True)
@@ -511,33 +527,19 @@ def hindsight(cp, cph, cfh, cfs, orders, P, NR, W, node_cap, solve_nodes, table_
         und = 0
         used_here = 0
         for k in range(Kn):
-            stock[:U] = orders[j]
-            p2[:, :] = cp[k]
-            ph2[:] = cph[k]
-            fh2[:] = cfh[k]
-            fs2[:] = cfs[k]
+            _load(cp[k], cph[k], cfh[k], cfs[k], orders[j], p2, ph2, fh2, fs2, stock)
             got = K.rollout(p2, ph2, fh2, fs2, stock, 0, U, P, NR, W)
             if got == target:
                 out_found[k, j] = target
                 continue
-            stock[:U] = orders[j]
-            p2[:, :] = cp[k]
-            ph2[:] = cph[k]
-            fh2[:] = cfh[k]
-            fs2[:] = cfs[k]
+            _load(cp[k], cph[k], cfh[k], cfs[k], orders[j], p2, ph2, fh2, fs2, stock)
             limit = min(solve_nodes, node_cap - nodes - used_here)
             table[:] = 0
             tval[:] = 0
             counters[0] = 0
             counters[1] = 0
-            rem = 0
-            while True:  # limited discrepancy passes, as in solve_arrays
-                full = rem >= 300
-                res = _search(p2, ph2, fh2, fs2, stock, 0, U, P[K.P_REDEALS], 30000 if full else rem, P, NR, W, ZP,
-                              ZF, table, tval, mask, counters, best_path, limit, scratch, sst, True)
-                if res != 0 or full:
-                    break
-                rem = rem * 2 if rem > 0 else 1
+            res = _discrepancy_passes(p2, ph2, fh2, fs2, stock, 0, U, P, NR, W, ZP, ZF, table, tval, mask, counters,
+                                      best_path, limit, scratch, sst, True)
             used_here += counters[0]
             if res == -1 and limit < solve_nodes:
                 complete = False  # the cap, not this search's own limit, stopped it

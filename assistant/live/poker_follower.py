@@ -274,12 +274,11 @@ class PokerFollower:
         return fit_cells(points, self.card_wh, self._fit_angles())
 
     def _recell(self, cells: dict, angle: float) -> bool:
-        """Give the placed cards these physical cells (and the grid this tilt) and replay the game into them; False
-        (nothing changed) when they do not fit in 5x5 or the game would not have been legal in them."""
+        """Give the placed cards these physical cells (a ``fit_cells`` answer: one card a cell, within 5x5) and the
+        grid this tilt, and replay the game into them; False (nothing changed) when the game would not have been
+        legal in them."""
         rows = [r for r, _ in cells.values()]
         cols = [c for _, c in cells.values()]
-        if len(set(cells.values())) < len(cells) or max(rows) - min(rows) >= SIZE or max(cols) - min(cols) >= SIZE:
-            return False
         old_cell, old_angle = dict(self.cell), self.angle
         self.cell = {c: (int(r), int(col)) for c, (r, col) in cells.items()}
         self.angle = angle
@@ -301,7 +300,7 @@ class PokerFollower:
         cards = list(self.pos)
         fit = self._fit_all(np.array([self.pos[c] for c in cards] + [p]))
         cells = [] if fit is None else [tuple(int(v) for v in c) for c in fit[0]]
-        if fit is None or len(set(cells)) < len(cells) or not self._recell(dict(zip(cards, cells[:-1])), fit[2]):
+        if fit is None or not self._recell(dict(zip(cards, cells[:-1])), fit[2]):
             self._no_joint = key
             return None
         return cells[-1]
