@@ -96,8 +96,17 @@ def _apply(kind, a, b, piles, ph, fh, fs, stock, pos):
 
 
 @njit(cache=True)
-def _unapply(kind, a, b, old_fs, piles, ph, fh, fs):
+def _moved(kind, a, piles, ph):
+    """The waste top that a waste-to-foundation move plays (kept to take the move back), else -1."""
+    return piles[a, ph[a] - 1] if kind == MOVE_W_F else np.int8(-1)
+
+
+@njit(cache=True)
+def _unapply(kind, a, b, old_fs, card, piles, ph, fh, fs):
+    """Take a move back; ``card`` is the card a waste-to-foundation move played (``_moved``): its slot may have
+    been written over since by a card placed on that pile and taken back."""
     if kind == MOVE_W_F:
+        piles[a, ph[a]] = card
         ph[a] += 1
         fh[b] -= 1
         fs[b] = old_fs
@@ -207,9 +216,10 @@ def _gen(d, piles, ph, fh, fs, stock, pos, n, redeals, P, NR, W, mk, ma, mb, ord
                 mv[i] = -1.0
                 continue
             old = fs[mb[d, i]]
+            card = _moved(mk[d, i], ma[d, i], piles, ph)
             npos = _apply(mk[d, i], ma[d, i], mb[d, i], piles, ph, fh, fs, stock, pos)
             mv[i] = _probe(piles, ph, fh, fs, stock, npos, n, redeals, P, NR, W, sp, sph, sfh, sfs, sst) - 0.001 * i
-            _unapply(mk[d, i], ma[d, i], mb[d, i], old, piles, ph, fh, fs)
+            _unapply(mk[d, i], ma[d, i], mb[d, i], old, card, piles, ph, fh, fs)
         o = np.argsort(-mv)
         for i in range(nm):
             order[d, i] = o[i]
@@ -233,6 +243,7 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
     dn = np.zeros(D, np.int64)
     dred = np.zeros(D, np.int64)
     oldfs = np.zeros(D, np.int8)
+    oldcard = np.zeros(D, np.int8)
     savedp = np.zeros((8, 4, K.MAXH), np.int8)  # piles before each redeal (at most 8 redeals deep)
     savedh = np.zeros((8, 4), np.int8)
     nsaved = 0
@@ -265,7 +276,7 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
                 piles[:, :] = savedp[nsaved]
                 ph[:] = savedh[nsaved]
             else:
-                _unapply(mk[d, i], ma[d, i], mb[d, i], oldfs[d], piles, ph, fh, fs)
+                _unapply(mk[d, i], ma[d, i], mb[d, i], oldfs[d], oldcard[d], piles, ph, fh, fs)
             continue
         i = order[d, idx[d]]
         cost = 1 if idx[d] > 0 else 0
@@ -290,6 +301,7 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
             nred = dred[d] - 1
         else:
             oldfs[d] = fs[mb[d, i]]
+            oldcard[d] = _moved(kind, ma[d, i], piles, ph)
             npos = _apply(kind, ma[d, i], mb[d, i], piles, ph, fh, fs, stock, dpos[d])
             nn = dn[d]
             nred = dred[d]
@@ -308,7 +320,7 @@ def _search(piles, ph, fh, fs, stock, pos0, n0, redeals0, rem0, P, NR, W, ZP, ZF
                 piles[:, :] = savedp[nsaved]
                 ph[:] = savedh[nsaved]
             else:
-                _unapply(kind, ma[d, i], mb[d, i], oldfs[d], piles, ph, fh, fs)
+                _unapply(kind, ma[d, i], mb[d, i], oldfs[d], oldcard[d], piles, ph, fh, fs)
             continue
         d += 1
         dpos[d] = npos
@@ -359,13 +371,14 @@ def _level1(piles, ph, fh, fs, stock, pos, n, P, NR, W, line, counters, scratch,
         if nm > 1:
             for i in range(nm):
                 old = fs2[mb[i]]
+                card = _moved(mk[i], ma[i], p2, ph2)
                 npos = _apply(mk[i], ma[i], mb[i], p2, ph2, fh2, fs2, stock, pos)
                 if K._dead(p2, ph2, fh2, stock, npos, n, P, NR):
                     v = -0.5
                 else:
                     v = _probe(p2, ph2, fh2, fs2, stock, npos, n, 0, P, NR, W, sp, sph, sfh, sfs, sst) - 0.001 * i
                 counters[0] += 1
-                _unapply(mk[i], ma[i], mb[i], old, p2, ph2, fh2, fs2)
+                _unapply(mk[i], ma[i], mb[i], old, card, p2, ph2, fh2, fs2)
                 if v > bv:
                     bv = v; best = i
         line[L, 0] = mk[best]; line[L, 1] = ma[best]; line[L, 2] = mb[best]; L += 1
@@ -391,9 +404,10 @@ def _level2(piles, ph, fh, fs, stock, pos, n, P, NR, W, limit):
             break
         for i in range(nm):
             old = fs2[mb[i]]
+            card = _moved(mk[i], ma[i], p2, ph2)
             npos = _apply(mk[i], ma[i], mb[i], p2, ph2, fh2, fs2, stock, pos)
             sc, l = _level1(p2, ph2, fh2, fs2, stock, npos, n, P, NR, W, tmp, counters, scratch, sst)
-            _unapply(mk[i], ma[i], mb[i], old, p2, ph2, fh2, fs2)
+            _unapply(mk[i], ma[i], mb[i], old, card, p2, ph2, fh2, fs2)
             if sc > bestscore:
                 bestscore = sc
                 bestline[:L] = prefix[:L]
