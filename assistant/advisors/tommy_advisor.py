@@ -32,7 +32,7 @@ Design (measured in docs/BENCHMARKS.md, section "Sir Tommy advisor"):
   out by the rule, and the best placement counts (``tommy_kernels.two_level``).  The next card is then placed by
   the search rather than by the rule, which removes one step of the rule's bias; such options are ranked first,
   by that value (their ``score``).  Measured in paired runs (docs/BENCHMARKS.md).
-* **Sampled hindsight endgame.**  With ENDGAME_UNSEEN + 1 .. ``SAMPLED_UNSEEN`` (5-8) unseen cards the options,
+* **Sampled hindsight endgame.**  With ENDGAME_UNSEEN + 1 .. ``SAMPLED_UNSEEN`` (5-12) unseen cards the options,
   hold-backs included, are valued as in the exact endgame but on ``SAMPLED_ORDERS`` sampled orders of the unseen
   cards (common to all options), each searched by the solver within a small node limit (``_sampled_endgame``,
   ``tommy_solver.hindsight``); the rollouts take over if too few orders fit the budget.  Measured in paired runs
@@ -95,14 +95,13 @@ SOLVER_NODES_PER_MS = 120.0  # solver nodes per ms of budget (measured: ~127 a m
 # SAMPLED_SHARE of the decision's budget in solver nodes and SAMPLED_SOLVE_NODES a search; with fewer than
 # SAMPLED_MIN_ORDERS orders done the rollouts value the closed options with the rest.  SAMPLED_HOLD: hold-back
 # options are offered there too.  8 with hold-backs (64 orders, 300 nodes): +1.2 points of wins over 1,600 paired
-# deals (se 0.52; without hold-backs +0.1); 12 with hold-backs (128 orders, 100 nodes): +1.9 more over 1,000 deals
-# planned beforehand (se 0.64; 66.4 % won), not the default: `patience review` then calls a late placement with 9
-# unseen cards a costly mistake that the rollouts do not (tests/test_review.py); open (docs/BENCHMARKS.md).
-SAMPLED_UNSEEN = 8
-SAMPLED_ORDERS = 64
+# deals (se 0.52; without hold-backs +0.1); 12 with hold-backs (128 orders, 100 nodes), with the solver's
+# take-back fixed (session 15): +2.8 more over deals 0-999 (se 0.76; 67.2 % won).
+SAMPLED_UNSEEN = 12
+SAMPLED_ORDERS = 128
 SAMPLED_MIN_ORDERS = 8
 SAMPLED_SHARE = 0.8
-SAMPLED_SOLVE_NODES = 300
+SAMPLED_SOLVE_NODES = 100
 SAMPLED_HOLD = True
 MAX_SAMPLES_DEFAULT = 200_000
 # Two-level search on close decisions (``tommy_kernels.two_level``): when the flat rollouts have used FLAT_SHARE of
