@@ -6,8 +6,10 @@ card 10 (10♠ on waste pile 2 instead of 0) and card 14 (7♥ on waste pile 3 i
 42 cards up.  The advisor of that time (rollouts with 9 unseen cards) also made a mistake of its own that lost the
 deal: card 43, 9♠ on waste pile 3 (on 8♦) instead of 1.  With the order known the deal was still winnable after
 card 42 and not after 43 (the solver); played on by the advisor on 100 random orders of the 9 unseen cards, 9♠
-on pile 1 won 71, on pile 3 none. tests/fixtures/review_poker_mistake.json: Poker Patience (American), deal ``deal_order(4)``, the advisor's
-worst cell for card 9 (Q♥ to r3c5 instead of r1c2), 53 points.
+on pile 1 won 71, on pile 3 none.
+
+tests/fixtures/review_poker_mistake.json: Poker Patience (American), deal ``deal_order(4)``, the advisor's worst
+cell for card 9 (Q♥ to r3c5 instead of r1c2), 53 points.
 """
 
 from __future__ import annotations
