@@ -77,17 +77,17 @@ def test_a_won_endgame_is_found_when_a_pile_gives_a_card_up_and_takes_another():
     tests/fixtures/review_tommy_mistakes.json).  Searching it means taking back a waste top played up after
     another card was tried on that pile: the taken-back move must restore that top (it once restored the tried
     card instead, and the solver 'proved' this deal lost)."""
+    order = parse_cards("2s Kc Jc 10d 5d Qc 7c")
     state = TommyState.from_layout(
         "standard",
         "Ah 2c 3c 4c 5c 6d 7d 8h 9c 10c Jh Qs Ks | Ad 2d 3d 4d 5h | As 2h 3h 4s 5s | Ac",
         "Jd Js 8s 8c 3s | Qh Kh 10h Qd 9s | 6c 7s 6h 10s 4h | Kd 7h 9d 9h 8d 6s",
+        order=order,
     )
-    order = parse_cards("2s Kc Jc 10d 5d Qc 7c")
     result = solve(state, order, 200_000)
     assert result.status == "won"
-    state.set_stock_order(order)
     for move in result.moves:
-        if move.from_hand and not state.hand:
+        if move.from_hand:
             state.turn_next()
         state.apply(move)  # raises on an illegal move
     assert state.is_won()
