@@ -113,6 +113,15 @@ FLAT_SHARE = 0.3
 TWO_LEVEL_TOP = 3
 TWO_LEVEL_MIN = 4
 TWO_LEVEL_DELTA = 0.0  # > 0: options dropped within this flat score of the leader are searched too (see _two_level)
+# Mid-game hindsight (``tommy_solver.tail_hindsight``): with SAMPLED_UNSEEN < unseen <= TAIL_UNSEEN_MAX the close
+# options are valued, instead of one ply deeper, by rollouts that leave the last TAIL_CARDS cards to the solver
+# with the order known (at most TAIL_SOLVE_NODES nodes a search), when the budget left gives TAIL_MIN samples.
+TAIL_UNSEEN_MAX = 0
+TAIL_CARDS = 12
+TAIL_TOP = 3
+TAIL_SOLVE_NODES = 100
+TAIL_MIN = 16
+TAIL_DELTA = 0.0
 
 
 class UnsupportedVariant(ValueError):
@@ -543,7 +552,10 @@ def advise(
             if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
                 break
         found = found[:, :n]
-        if two:
+        if two and SAMPLED_UNSEEN < U <= TAIL_UNSEEN_MAX and TAIL_CARDS < U:
+            two_value = _tail(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
+                              full_budget - steps)
+        if two and not two_value:
             two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
                                    full_budget - steps)
 
@@ -638,15 +650,9 @@ def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, s
     TWO_LEVEL_DELTA of the leader's flat score, valued one ply deeper with at most ``steps_left`` rollout steps
     (``tommy_kernels.two_level``) when there are two or more: {option index: value}; they are marked alive
     again.  Empty if fewer than two, or if the budget left gives fewer than TWO_LEVEL_MIN samples per unseen card."""
-    f = found.astype(np.float64)
-    valid = found >= 0
-    per = np.where(valid, (f == target) + FOUND_WEIGHT * f / target, 0.0)
-    flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
-    lead = flat[alive].max() if alive.any() else flat.max()
-    cand = np.flatnonzero(alive | (flat >= lead - TWO_LEVEL_DELTA)) if TWO_LEVEL_DELTA > 0 else np.flatnonzero(alive)
-    if len(cand) < 2:
+    sel = _close_options(found, alive, target, TWO_LEVEL_TOP, TWO_LEVEL_DELTA)
+    if len(sel) < 2:
         return {}
-    sel = cand[np.argsort(-flat[cand], kind="stable")[:TWO_LEVEL_TOP]].astype(np.int64)
     out = np.zeros(len(sel), np.float64)
     unit = K.two_level(cp, cph, cfh, cfs, sel, cards, 0, seed, P, NR, W, out)
     per_card = int(steps_left // max(1, unit))
@@ -655,6 +661,42 @@ def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, s
     K.two_level(cp, cph, cfh, cfs, sel, cards, per_card, seed + 15485863, P, NR, W, out)
     alive[sel] = True
     return {int(k): float(v) for k, v in zip(sel, out)}
+
+
+def _close_options(found, alive, target, top: int, delta: float) -> np.ndarray:
+    """The ``top`` best options by flat score among those alive and those dropped within ``delta`` of the leader."""
+    f = found.astype(np.float64)
+    valid = found >= 0
+    per = np.where(valid, (f == target) + FOUND_WEIGHT * f / target, 0.0)
+    flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
+    lead = flat[alive].max() if alive.any() else flat.max()
+    cand = np.flatnonzero(alive | (flat >= lead - delta)) if delta > 0 else np.flatnonzero(alive)
+    return cand[np.argsort(-flat[cand], kind="stable")[:top]].astype(np.int64)
+
+
+def _tail(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
+    """The TAIL_TOP close options valued by rollouts ended in hindsight (``tommy_solver.tail_hindsight``) with at
+    most ``steps_left`` steps of work: {option index: mean score}; they are marked alive again.  Empty if fewer
+    than two options are close or the budget gives fewer than TAIL_MIN samples."""
+    from assistant.advisors.tommy_solver import tail_hindsight
+
+    sel = _close_options(found, alive, target, TAIL_TOP, TAIL_DELTA)
+    if len(sel) < 2:
+        return {}
+    per_sample = len(sel) * (len(cards) + 8 + TAIL_SOLVE_NODES * STEPS_PER_MS / SOLVER_NODES_PER_MS)
+    if steps_left < TAIL_MIN * per_sample / 4:  # (a search mostly ends well before its node limit)
+        return {}
+    n_max = int(min(4096, steps_left // (len(sel) * (len(cards) + 8))))
+    out = np.zeros((len(sel), n_max), np.int16)
+    done, _ = tail_hindsight(cp, cph, cfh, cfs, sel, np.asarray(cards, np.int8), TAIL_CARDS, n_max,
+                             seed + 2038074743, P, NR, W, float(steps_left), TAIL_SOLVE_NODES,
+                             STEPS_PER_MS / SOLVER_NODES_PER_MS, 14, out)
+    if done < TAIL_MIN:
+        return {}
+    f = out[:, :done].astype(np.float64)
+    value = ((f == target) + FOUND_WEIGHT * f / target).mean(axis=1)
+    alive[sel] = True
+    return {int(k): float(v) for k, v in zip(sel, value)}
 
 
 def _play_out(piles, ph, fh, fs, order, P, NR, W) -> int:

@@ -569,6 +569,88 @@ def hindsight(cp, cph, cfh, cfs, orders, P, NR, W, node_cap, solve_nodes, table_
     return done, nodes, undecided
 
 
+@njit(cache=True)
+def tail_hindsight(cp, cph, cfh, cfs, sel, unseen, tail, n_samples, seed, P, NR, W, work_cap, solve_nodes,
+                   node_steps, table_bits, out_found):
+    """Rule rollouts ended by hindsight (the mid-game value of ``tommy_advisor``): for each of up to ``n_samples``
+    random orders of ``unseen`` (the same for every candidate in ``sel``), the rollout rule places all but the
+    last ``tail`` cards, then the rest of that order is played by the rule and, where the rule loses, searched by
+    the solver with the order known (``turn_first``, at most ``solve_nodes`` nodes).  out_found[i, s] = all cards
+    for a win, else the rule's count -- the value the advisor's own endgame (the sampled hindsight) is heading for,
+    where a plain rollout values the last cards by the rule.
+
+    A fixed amount of work: rollout card steps plus ``node_steps`` steps a solver node, until ``work_cap``; a
+    sample whose searches would pass the cap is left out.  Returns (samples done, work used)."""
+    ns = sel.shape[0]
+    U = unseen.shape[0]
+    target = 4 * P[K.P_FOUND_SIZE]
+    head = U - tail
+    ZP, ZF = _zobrist(1)
+    size = 1 << table_bits
+    table = np.zeros(size, np.uint64)
+    tval = np.zeros(size, np.int16)
+    mask = np.uint64(size - 1)
+    counters = np.zeros(2, np.int64)
+    best_path = np.zeros((320, 3), np.int16)
+    scratch = np.zeros((2, 4, K.MAXH), np.int8)
+    order = unseen.copy()
+    stock = np.zeros(U + 64 + 52, np.int8)
+    st2 = np.zeros(U + 64 + 52, np.int8)
+    sst = np.zeros(stock.shape[0] + 64, np.int8)
+    p2 = np.empty((4, K.MAXH), np.int8)
+    ph2 = np.empty(4, np.int8)
+    fh2 = np.empty(4, np.int8)
+    fs2 = np.empty(4, np.int8)
+    p3 = np.empty((4, K.MAXH), np.int8)
+    ph3 = np.empty(4, np.int8)
+    fh3 = np.empty(4, np.int8)
+    fs3 = np.empty(4, np.int8)
+    np.random.seed(seed)
+    work = 0.0
+    done = 0
+    for s in range(n_samples):
+        if work >= work_cap:
+            break
+        for i in range(U - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        here = 0.0
+        complete = True
+        for i in range(ns):
+            k = sel[i]
+            _load(cp[k], cph[k], cfh[k], cfs[k], order, p2, ph2, fh2, fs2, stock)
+            K.rollout(p2, ph2, fh2, fs2, stock, 0, head, P, NR, W)
+            p3[:, :] = p2
+            ph3[:] = ph2
+            fh3[:] = fh2
+            fs3[:] = fs2
+            got = K.rollout(p2, ph2, fh2, fs2, stock, head, U, P, NR, W)
+            here += U + 8
+            if got == target:
+                out_found[i, s] = target
+                continue
+            st2[:tail] = order[head:]
+            limit = min(solve_nodes, int((work_cap - work - here) / node_steps) + 1)
+            table[:] = 0
+            tval[:] = 0
+            counters[0] = 0
+            counters[1] = 0
+            res = _discrepancy_passes(p3, ph3, fh3, fs3, st2, 0, tail, P, NR, W, ZP, ZF, table, tval, mask,
+                                      counters, best_path, limit, scratch, sst, True)
+            here += counters[0] * node_steps
+            if res == -1 and limit < solve_nodes:
+                complete = False
+                break
+            out_found[i, s] = target if res == 1 else got
+        work += here
+        if not complete:
+            break
+        done += 1
+    return done, work
+
+
 @dataclass(frozen=True)
 class SolveResult:
     status: str  # "won", "lost" or "undecided"
