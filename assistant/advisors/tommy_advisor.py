@@ -117,6 +117,11 @@ TWO_LEVEL_DELTA = 0.0  # > 0: options dropped within this flat score of the lead
 # options are valued, instead of one ply deeper, by rollouts that leave the last TAIL_CARDS cards to the solver
 # with the order known (at most TAIL_SOLVE_NODES nodes a search), when the budget left gives TAIL_MIN samples.
 TAIL_UNSEEN_MAX = 0
+# Learned value of rollout positions (``tommy_kernels.mc_batch_value``, weights in tommy_values.json): with
+# VALUE_LEAF > 0 and more unseen cards than that, the flat rollouts score each sample by the learned chance that
+# the advisor wins from the rollout's position VALUE_LEAF cards before the end (its features and the rule's result).
+VALUE_LEAF = 0
+VALUE_FOUND = 0.0  # ... plus this weight times the rule's share of cards up at the end
 TAIL_CARDS = 12
 TAIL_TOP = 3
 TAIL_SOLVE_NODES = 100
@@ -475,6 +480,7 @@ def advise(
     cp, cph, cfh, cfs = _pack([q for _, q in opts])
     alive = np.ones(Kn, np.bool_)
     two_value: dict[int, float] = {}
+    vals = None  # per-sample learned values (VALUE_LEAF)
     t0 = time.perf_counter()
     exact_found = None
     if endgame:
@@ -526,6 +532,8 @@ def advise(
             step_budget = FLAT_SHARE * full_budget
         cap = int(min(n_max, MAX_SAMPLES_DEFAULT))
         found = np.full((Kn, cap), -1, np.int16)
+        vw = _value_weights() if VALUE_LEAF > 0 and U > VALUE_LEAF and K.rank_only(P, W) else None
+        vals = None if vw is None else np.zeros((Kn, cap), np.float64)
         steps = 0.0
         n = 0
         batch_no = 0
@@ -538,13 +546,19 @@ def advise(
                 b = max(1, min(b, int((step_budget - steps) / per_sample) + 1))
             out = found[:, n:n + b]
             buf = np.zeros((Kn, b), np.int16)
-            K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
+            if vals is not None:
+                vbuf = np.zeros((Kn, b), np.float64)
+                K.mc_batch_value(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W,
+                                 VALUE_LEAF, vw, buf, vbuf)
+                vals[:, n:n + b] = vbuf
+            else:
+                K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
             out[:, :] = buf
             batch_no += 1
             n += b
             steps += b * per_sample
             if Kn > 1 and n >= MIN_SAMPLES:
-                _drop(found, alive, target, n)
+                _drop(found, alive, target, n, None if vals is None else vals[:, :n])
             if int(alive.sum()) == 1 and n >= MIN_SAMPLES:
                 break
             if steps >= step_budget:
@@ -552,12 +566,14 @@ def advise(
             if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
                 break
         found = found[:, :n]
+        if vals is not None:
+            vals = vals[:, :n]
         if two and SAMPLED_UNSEEN < U <= TAIL_UNSEEN_MAX and TAIL_CARDS < U:
             two_value = _tail(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
                               full_budget - steps)
         if two and not two_value:
             two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
-                                   full_budget - steps)
+                                   full_budget - steps, vals)
 
     options = []
     for k, (moves, _) in enumerate(opts):
@@ -568,6 +584,8 @@ def advise(
         p = wins / m if m else 0.0
         ef = float(valid.mean()) if m else 0.0
         score = p + FOUND_WEIGHT * ef / target
+        if vals is not None and m:
+            score = float(vals[k][row >= 0].mean()) + VALUE_FOUND * ef / target
         deep = two_value.get(k)
         if deep is not None:
             score = deep
@@ -645,12 +663,13 @@ def _sampled_endgame(cp, cph, cfh, cfs, cards, seed: int, n_orders: int, P, NR, 
     return found[:, :done], int(used)
 
 
-def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
+def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left,
+               vals=None) -> dict[int, float]:
     """The TWO_LEVEL_TOP best options by flat score among those still in the race and those dropped within
     TWO_LEVEL_DELTA of the leader's flat score, valued one ply deeper with at most ``steps_left`` rollout steps
     (``tommy_kernels.two_level``) when there are two or more: {option index: value}; they are marked alive
     again.  Empty if fewer than two, or if the budget left gives fewer than TWO_LEVEL_MIN samples per unseen card."""
-    sel = _close_options(found, alive, target, TWO_LEVEL_TOP, TWO_LEVEL_DELTA)
+    sel = _close_options(found, alive, target, TWO_LEVEL_TOP, TWO_LEVEL_DELTA, vals)
     if len(sel) < 2:
         return {}
     out = np.zeros(len(sel), np.float64)
@@ -663,11 +682,11 @@ def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, s
     return {int(k): float(v) for k, v in zip(sel, out)}
 
 
-def _close_options(found, alive, target, top: int, delta: float) -> np.ndarray:
+def _close_options(found, alive, target, top: int, delta: float, vals=None) -> np.ndarray:
     """The ``top`` best options by flat score among those alive and those dropped within ``delta`` of the leader."""
     f = found.astype(np.float64)
     valid = found >= 0
-    per = np.where(valid, (f == target) + FOUND_WEIGHT * f / target, 0.0)
+    per = np.where(valid, _scores(found, target, vals), 0.0)
     flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
     lead = flat[alive].max() if alive.any() else flat.max()
     cand = np.flatnonzero(alive | (flat >= lead - delta)) if delta > 0 else np.flatnonzero(alive)
@@ -706,11 +725,35 @@ def _play_out(piles, ph, fh, fs, order, P, NR, W) -> int:
     return int(K.rollout(piles.copy(), ph.copy(), fh.copy(), fs.copy(), stock, 0, len(order), P, NR, W))
 
 
-def _drop(found: np.ndarray, alive: np.ndarray, target: int, n: int) -> None:
+def _scores(found: np.ndarray, target: int, vals: np.ndarray | None = None) -> np.ndarray:
+    """Per-sample scores: the learned value where given, else win + FOUND_WEIGHT * cards up / cards in play."""
+    f = found.astype(np.float64)
+    if vals is not None:
+        return vals + VALUE_FOUND * f / target
+    return (f == target) + FOUND_WEIGHT * f / target
+
+
+_VALUE_W: np.ndarray | None = None
+
+
+def _value_weights() -> np.ndarray:
+    """The learned value's weights (tommy_values.json beside this module), read once."""
+    global _VALUE_W
+    if _VALUE_W is None:
+        import json
+        from pathlib import Path
+
+        data = json.loads((Path(__file__).with_name("tommy_values.json")).read_text())
+        _VALUE_W = np.asarray(data["weights"], np.float64)
+        if _VALUE_W.shape != (K.N_VALUE + 1,):
+            raise ValueError(f"tommy_values.json: {K.N_VALUE + 1} weights expected")
+    return _VALUE_W
+
+
+def _drop(found: np.ndarray, alive: np.ndarray, target: int, n: int, vals: np.ndarray | None = None) -> None:
     """Successive elimination on paired per-sample scores (all alive options share every sample)."""
     idx = np.flatnonzero(alive)
-    f = found[idx, :n].astype(np.float64)  # alive options have every sample
-    score = (f == target) + FOUND_WEIGHT * f / target
+    score = _scores(found[idx, :n], target, None if vals is None else vals[idx, :n])
     means = score.mean(axis=1)
     lead = int(np.argmax(means))
     for j, k in enumerate(idx):

@@ -439,6 +439,137 @@ def mc_batch(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, ou
     return out_found
 
 
+N_VALUE = 11  # features of a rollout's position LEAF cards before the end (``leaf_features``), a bias after them
+
+
+@njit(cache=True)
+def leaf_features(piles, ph, fh, stock, pos, n, size, end, out):
+    """Features of a rank rollout's position with stock[pos:n] still to come (ranks), ``end`` being the rule's
+    result from there on that order: the rule's win and share, cards up, lowest and second foundation, empty piles,
+    cards under a higher card (all; those needed within 3 ranks of the lowest foundation), higher-over-lower pairs,
+    the tops, and the dead-end cut (every next card of the highest foundation under a higher card)."""
+    lo = 99
+    hi = 0
+    tot = 0
+    for f in range(4):
+        tot += fh[f]
+        if fh[f] < lo:
+            lo = fh[f]
+        if fh[f] > hi:
+            hi = fh[f]
+    second = 99
+    seen_lo = False
+    for f in range(4):
+        if fh[f] == lo and not seen_lo:
+            seen_lo = True
+        elif fh[f] < second:
+            second = fh[f]
+    blocked = 0
+    soon = 0
+    inv = 0
+    empty = 0
+    tops = 0
+    for p in range(4):
+        h = ph[p]
+        if h == 0:
+            empty += 1
+            continue
+        tops += piles[p, h - 1]
+        mx = 0
+        for i in range(h - 1, -1, -1):  # from the top down: mx = the highest card above card i
+            r = piles[p, i]
+            if mx > r:
+                blocked += 1
+                if r <= lo + 3:
+                    soon += 1
+            for j in range(i + 1, h):
+                if piles[p, j] > r:
+                    inv += 1
+            if r > mx:
+                mx = r
+    dead = 0.0
+    need = hi + 1
+    if need <= size:
+        free = False
+        for i in range(pos, n):
+            if stock[i] == need:
+                free = True
+        for p in range(4):
+            mx = 0
+            for i in range(ph[p] - 1, -1, -1):
+                if piles[p, i] == need and mx <= need:
+                    free = True
+                if piles[p, i] > mx:
+                    mx = piles[p, i]
+        if not free:
+            dead = 1.0
+    target = 4 * size
+    out[0] = 1.0 if end == target else 0.0
+    out[1] = end / target
+    out[2] = tot / target
+    out[3] = lo / size
+    out[4] = empty / 4.0
+    out[5] = blocked / 10.0
+    out[6] = soon / 5.0
+    out[7] = inv / 20.0
+    out[8] = tops / target
+    out[9] = dead
+    out[10] = second / size
+
+
+@njit(cache=True)
+def mc_batch_value(cpiles, cph, cfh, cfs, alive, unseen, n_samples, seed, P, NR, W, leaf, vw, out_found, out_value):
+    """``mc_batch`` (rank rules only) that also values each sample: the rule plays until ``leaf`` cards are left,
+    then on to the end; out_value[k, s] = the learned win probability sigmoid(vw . [leaf_features, 1])."""
+    np.random.seed(seed)
+    K = cpiles.shape[0]
+    U = unseen.shape[0]
+    size = P[P_FOUND_SIZE]
+    order = unseen.copy()
+    stock = np.empty(128, np.int8)
+    piles = np.empty((4, MAXH), np.int8)
+    ph = np.empty(4, np.int8)
+    fh = np.empty(4, np.int8)
+    lp = np.empty((4, MAXH), np.int8)
+    lph = np.empty(4, np.int8)
+    lfh = np.empty(4, np.int8)
+    x = np.empty(N_VALUE, np.float64)
+    rpiles = np.empty_like(cpiles)
+    for k in range(K):
+        for p in range(4):
+            _to_ranks(cpiles[k, p, :cph[k, p]], rpiles[k, p])
+    rorder = np.empty(U, np.int8)
+    head = U - leaf
+    for s in range(n_samples):
+        for i in range(U - 1, 0, -1):
+            j = np.random.randint(0, i + 1)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        np.random.randint(0, 2**31 - 1)  # as mc_batch (the same orders)
+        _to_ranks(order, rorder)
+        for k in range(K):
+            if not alive[k]:
+                out_found[k, s] = -1
+                continue
+            ph[:] = cph[k]
+            fh[:] = cfh[k]
+            piles[:, :] = rpiles[k]
+            stock[:U] = rorder
+            rank_rollout(piles, ph, fh, stock, 0, head, size, W)
+            lp[:, :] = piles
+            lph[:] = ph
+            lfh[:] = fh
+            end = rank_rollout(piles, ph, fh, stock, head, U, size, W)
+            out_found[k, s] = end
+            leaf_features(lp, lph, lfh, stock, head, U, size, end, x)
+            z = vw[N_VALUE]
+            for i in range(N_VALUE):
+                z += vw[i] * x[i]
+            out_value[k, s] = 1.0 / (1.0 + np.exp(-z))
+    return out_found
+
+
 @njit(cache=True)
 def play_games(decks, P, NR, W, fh0, seed):
     """The rollout rule alone on whole deals (rows of ``decks``); returns foundation cards per deal."""
