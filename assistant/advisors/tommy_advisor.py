@@ -113,20 +113,6 @@ FLAT_SHARE = 0.3
 TWO_LEVEL_TOP = 3
 TWO_LEVEL_MIN = 4
 TWO_LEVEL_DELTA = 0.0  # > 0: options dropped within this flat score of the leader are searched too (see _two_level)
-# Mid-game hindsight (``tommy_solver.tail_hindsight``): with SAMPLED_UNSEEN < unseen <= TAIL_UNSEEN_MAX the close
-# options are valued, instead of one ply deeper, by rollouts that leave the last TAIL_CARDS cards to the solver
-# with the order known (at most TAIL_SOLVE_NODES nodes a search), when the budget left gives TAIL_MIN samples.
-TAIL_UNSEEN_MAX = 0
-# Learned value of rollout positions (``tommy_kernels.mc_batch_value``, weights in tommy_values.json): with
-# VALUE_LEAF > 0 and more unseen cards than that, the flat rollouts score each sample by the learned chance that
-# the advisor wins from the rollout's position VALUE_LEAF cards before the end (its features and the rule's result).
-VALUE_LEAF = 0
-VALUE_FOUND = 0.0  # ... plus this weight times the rule's share of cards up at the end
-TAIL_CARDS = 12
-TAIL_TOP = 3
-TAIL_SOLVE_NODES = 100
-TAIL_MIN = 16
-TAIL_DELTA = 0.0
 
 
 class UnsupportedVariant(ValueError):
@@ -480,7 +466,6 @@ def advise(
     cp, cph, cfh, cfs = _pack([q for _, q in opts])
     alive = np.ones(Kn, np.bool_)
     two_value: dict[int, float] = {}
-    vals = None  # per-sample learned values (VALUE_LEAF)
     t0 = time.perf_counter()
     exact_found = None
     if endgame:
@@ -532,8 +517,6 @@ def advise(
             step_budget = FLAT_SHARE * full_budget
         cap = int(min(n_max, MAX_SAMPLES_DEFAULT))
         found = np.full((Kn, cap), -1, np.int16)
-        vw = _value_weights() if VALUE_LEAF > 0 and U > VALUE_LEAF and K.rank_only(P, W) else None
-        vals = None if vw is None else np.zeros((Kn, cap), np.float64)
         steps = 0.0
         n = 0
         batch_no = 0
@@ -546,19 +529,13 @@ def advise(
                 b = max(1, min(b, int((step_budget - steps) / per_sample) + 1))
             out = found[:, n:n + b]
             buf = np.zeros((Kn, b), np.int16)
-            if vals is not None:
-                vbuf = np.zeros((Kn, b), np.float64)
-                K.mc_batch_value(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W,
-                                 VALUE_LEAF, vw, buf, vbuf)
-                vals[:, n:n + b] = vbuf
-            else:
-                K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
+            K.mc_batch(cp, cph, cfh, cfs, alive, sample_cards, b, seed + 104729 * batch_no, P, NR, W, buf)
             out[:, :] = buf
             batch_no += 1
             n += b
             steps += b * per_sample
             if Kn > 1 and n >= MIN_SAMPLES:
-                _drop(found, alive, target, n, None if vals is None else vals[:, :n])
+                _drop(found, alive, target, n)
             if int(alive.sum()) == 1 and n >= MIN_SAMPLES:
                 break
             if steps >= step_budget:
@@ -566,14 +543,9 @@ def advise(
             if strict_time and budget_ms is not None and (time.perf_counter() - t0) * 1000.0 >= budget_ms:
                 break
         found = found[:, :n]
-        if vals is not None:
-            vals = vals[:, :n]
-        if two and SAMPLED_UNSEEN < U <= TAIL_UNSEEN_MAX and TAIL_CARDS < U:
-            two_value = _tail(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
-                              full_budget - steps)
-        if two and not two_value:
+        if two:
             two_value = _two_level(found, alive, cp, cph, cfh, cfs, sample_cards, seed, P, NR, W, target,
-                                   full_budget - steps, vals)
+                                   full_budget - steps)
 
     options = []
     for k, (moves, _) in enumerate(opts):
@@ -584,8 +556,6 @@ def advise(
         p = wins / m if m else 0.0
         ef = float(valid.mean()) if m else 0.0
         score = p + FOUND_WEIGHT * ef / target
-        if vals is not None and m:
-            score = float(vals[k][row >= 0].mean()) + VALUE_FOUND * ef / target
         deep = two_value.get(k)
         if deep is not None:
             score = deep
@@ -663,15 +633,20 @@ def _sampled_endgame(cp, cph, cfh, cfs, cards, seed: int, n_orders: int, P, NR, 
     return found[:, :done], int(used)
 
 
-def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left,
-               vals=None) -> dict[int, float]:
+def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
     """The TWO_LEVEL_TOP best options by flat score among those still in the race and those dropped within
     TWO_LEVEL_DELTA of the leader's flat score, valued one ply deeper with at most ``steps_left`` rollout steps
     (``tommy_kernels.two_level``) when there are two or more: {option index: value}; they are marked alive
     again.  Empty if fewer than two, or if the budget left gives fewer than TWO_LEVEL_MIN samples per unseen card."""
-    sel = _close_options(found, alive, target, TWO_LEVEL_TOP, TWO_LEVEL_DELTA, vals)
-    if len(sel) < 2:
+    f = found.astype(np.float64)
+    valid = found >= 0
+    per = np.where(valid, (f == target) + FOUND_WEIGHT * f / target, 0.0)
+    flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
+    lead = flat[alive].max() if alive.any() else flat.max()
+    cand = np.flatnonzero(alive | (flat >= lead - TWO_LEVEL_DELTA)) if TWO_LEVEL_DELTA > 0 else np.flatnonzero(alive)
+    if len(cand) < 2:
         return {}
+    sel = cand[np.argsort(-flat[cand], kind="stable")[:TWO_LEVEL_TOP]].astype(np.int64)
     out = np.zeros(len(sel), np.float64)
     unit = K.two_level(cp, cph, cfh, cfs, sel, cards, 0, seed, P, NR, W, out)
     per_card = int(steps_left // max(1, unit))
@@ -682,42 +657,6 @@ def _two_level(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, s
     return {int(k): float(v) for k, v in zip(sel, out)}
 
 
-def _close_options(found, alive, target, top: int, delta: float, vals=None) -> np.ndarray:
-    """The ``top`` best options by flat score among those alive and those dropped within ``delta`` of the leader."""
-    f = found.astype(np.float64)
-    valid = found >= 0
-    per = np.where(valid, _scores(found, target, vals), 0.0)
-    flat = per.sum(axis=1) / np.maximum(1, valid.sum(axis=1))
-    lead = flat[alive].max() if alive.any() else flat.max()
-    cand = np.flatnonzero(alive | (flat >= lead - delta)) if delta > 0 else np.flatnonzero(alive)
-    return cand[np.argsort(-flat[cand], kind="stable")[:top]].astype(np.int64)
-
-
-def _tail(found, alive, cp, cph, cfh, cfs, cards, seed, P, NR, W, target, steps_left) -> dict[int, float]:
-    """The TAIL_TOP close options valued by rollouts ended in hindsight (``tommy_solver.tail_hindsight``) with at
-    most ``steps_left`` steps of work: {option index: mean score}; they are marked alive again.  Empty if fewer
-    than two options are close or the budget gives fewer than TAIL_MIN samples."""
-    from assistant.advisors.tommy_solver import tail_hindsight
-
-    sel = _close_options(found, alive, target, TAIL_TOP, TAIL_DELTA)
-    if len(sel) < 2:
-        return {}
-    per_sample = len(sel) * (len(cards) + 8 + TAIL_SOLVE_NODES * STEPS_PER_MS / SOLVER_NODES_PER_MS)
-    if steps_left < TAIL_MIN * per_sample / 4:  # (a search mostly ends well before its node limit)
-        return {}
-    n_max = int(min(4096, steps_left // (len(sel) * (len(cards) + 8))))
-    out = np.zeros((len(sel), n_max), np.int16)
-    done, _ = tail_hindsight(cp, cph, cfh, cfs, sel, np.asarray(cards, np.int8), TAIL_CARDS, n_max,
-                             seed + 2038074743, P, NR, W, float(steps_left), TAIL_SOLVE_NODES,
-                             STEPS_PER_MS / SOLVER_NODES_PER_MS, 14, out)
-    if done < TAIL_MIN:
-        return {}
-    f = out[:, :done].astype(np.float64)
-    value = ((f == target) + FOUND_WEIGHT * f / target).mean(axis=1)
-    alive[sel] = True
-    return {int(k): float(v) for k, v in zip(sel, value)}
-
-
 def _play_out(piles, ph, fh, fs, order, P, NR, W) -> int:
     """The rollout rule's play of the stock in this known order (no sampling)."""
     stock = np.zeros(len(order) + 64 + 52, np.int8)
@@ -725,35 +664,11 @@ def _play_out(piles, ph, fh, fs, order, P, NR, W) -> int:
     return int(K.rollout(piles.copy(), ph.copy(), fh.copy(), fs.copy(), stock, 0, len(order), P, NR, W))
 
 
-def _scores(found: np.ndarray, target: int, vals: np.ndarray | None = None) -> np.ndarray:
-    """Per-sample scores: the learned value where given, else win + FOUND_WEIGHT * cards up / cards in play."""
-    f = found.astype(np.float64)
-    if vals is not None:
-        return vals + VALUE_FOUND * f / target
-    return (f == target) + FOUND_WEIGHT * f / target
-
-
-_VALUE_W: np.ndarray | None = None
-
-
-def _value_weights() -> np.ndarray:
-    """The learned value's weights (tommy_values.json beside this module), read once."""
-    global _VALUE_W
-    if _VALUE_W is None:
-        import json
-        from pathlib import Path
-
-        data = json.loads((Path(__file__).with_name("tommy_values.json")).read_text())
-        _VALUE_W = np.asarray(data["weights"], np.float64)
-        if _VALUE_W.shape != (K.N_VALUE + 1,):
-            raise ValueError(f"tommy_values.json: {K.N_VALUE + 1} weights expected")
-    return _VALUE_W
-
-
-def _drop(found: np.ndarray, alive: np.ndarray, target: int, n: int, vals: np.ndarray | None = None) -> None:
+def _drop(found: np.ndarray, alive: np.ndarray, target: int, n: int) -> None:
     """Successive elimination on paired per-sample scores (all alive options share every sample)."""
     idx = np.flatnonzero(alive)
-    score = _scores(found[idx, :n], target, None if vals is None else vals[idx, :n])
+    f = found[idx, :n].astype(np.float64)  # alive options have every sample
+    score = (f == target) + FOUND_WEIGHT * f / target
     means = score.mean(axis=1)
     lead = int(np.argmax(means))
     for j, k in enumerate(idx):

@@ -28,8 +28,7 @@ from assistant.benchmarks import common
 SEARCH_SETTINGS = ("BATCH", "MIN_SAMPLES", "Z_DROP", "EPS_SAME", "FOUND_WEIGHT", "ENDGAME_UNSEEN", "ENDGAME_NODES",
                    "ENDGAME_FREE", "SOLVER_NODES_PER_MS", "TWO_LEVEL", "FLAT_SHARE", "TWO_LEVEL_TOP", "TWO_LEVEL_MIN",
                    "TWO_LEVEL_DELTA", "SAMPLED_UNSEEN", "SAMPLED_ORDERS", "SAMPLED_MIN_ORDERS", "SAMPLED_SHARE",
-                   "SAMPLED_SOLVE_NODES", "SAMPLED_HOLD", "TAIL_UNSEEN_MAX", "TAIL_CARDS", "TAIL_TOP",
-                   "TAIL_SOLVE_NODES", "TAIL_MIN", "TAIL_DELTA", "VALUE_LEAF", "VALUE_FOUND")
+                   "SAMPLED_SOLVE_NODES", "SAMPLED_HOLD")
 
 
 def parse_search_settings(texts) -> dict:
