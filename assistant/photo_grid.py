@@ -34,7 +34,7 @@ the other cards show theirs (:func:`probe_boxes`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -53,6 +53,8 @@ SECOND_CARD_SHARE = 0.5
 # the tuning set datasets/gridtune (96 rendered grids of the held-out designs), where it points at 41 of the 61 wrong
 # names instead of 31, for 138 instead of 101 doubts on right cells (docs/BENCHMARKS.md, score-photo).
 DOUBT_SHARE = 0.6
+# The evidence of a cell whose card the player has named (``grid_from_cards(fixed=...)``): more than any reading.
+SET_EVIDENCE = 1e6
 # Fewer cards than this on the lattice, or fewer than three rows or columns of them, make no grid to score.
 MIN_GRID_CARDS = 8
 # A reading outside the grid counts as a card there from this score on (the detector reports cards from 0.3).
@@ -318,13 +320,16 @@ def _empty_rows() -> list[list[str | None]]:
 
 
 def grid_from_cards(sightings: Iterable[Sighting],
-                    card_centres: Sequence[Sequence[float]] | None = None) -> GridReading:
+                    card_centres: Sequence[Sequence[float]] | None = None,
+                    fixed: Mapping[tuple[int, int], str] | None = None) -> GridReading:
     """Read the 5x5 grid.
 
     ``sightings``: every named reading: corner indices (several per card, perhaps disagreeing) or whole cards,
     each with its score; the cell a reading belongs to is found from its box centre.
     ``card_centres``: centres of whole cards (e.g. the detector's card boxes) to find the lattice with; without
     them (fewer than 4, or they make no grid), the middles of the named cards (:func:`_name_centres`).
+    ``fixed``: cells (row, column as seen, from 0) whose card the player has named: they hold it whatever was read
+    there, a note says so, and the deck rule moves that name out of any other cell (which takes its next reading).
     """
     sightings = [s for s in sightings if s.card or s.probs]
     names = sorted({s.card for s in sightings if s.card})
@@ -369,6 +374,13 @@ def grid_from_cards(sightings: Iterable[Sighting],
         elif s.card and s.score >= MIN_OUTSIDE_SCORE:
             outside[s.card] = max(outside.get(s.card, 0.0), float(s.score))
     evidence = {cell: ev for cell, ev in evidence.items() if max(ev.values(), default=0.0) >= MIN_EVIDENCE}
+    set_notes = {}
+    for (r, c), name in (fixed or {}).items():
+        ev = evidence.get((r, c), {})
+        read = max(ev, key=ev.get) if ev else None
+        set_notes[(r, c)] = f"{cell_name(r, c)}: {name}, as you set it" + (
+            "" if read == name else f" (read: {read})" if read else " (nothing was read there)")
+        evidence[(r, c)] = {name: SET_EVIDENCE}
 
     rows = _empty_rows()
     warnings: list[str] = []
@@ -380,6 +392,9 @@ def grid_from_cards(sightings: Iterable[Sighting],
     doubts: list[str] = []
     flagged: set[tuple[int, int]] = set()
     for (r, c), ev in sorted(evidence.items()):
+        if (r, c) in set_notes:
+            notes.append(set_notes[(r, c)])
+            continue
         before = len(warnings) + len(doubts) + len(notes)
         ranked = sorted(ev.items(), key=lambda kv: -kv[1])
         top_name, top_score = ranked[0]

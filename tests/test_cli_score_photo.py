@@ -168,6 +168,34 @@ def test_shuffle_photo_with_fewer_than_25_cards_says_so_and_exits_1():
                                "and take the photo again"]
 
 
+@real_model
+def test_set_corrects_a_cell_and_rescores_the_grid():
+    rows = truth("grid_tilted.jpg")
+    wrong = next(str(c) for c in (Card.parse(n) for n in ("Kd", "Qs", "2c", "9h")) if str(c) not in sum(rows, []))
+    out = run("score-photo", FIX / "grid_tilted.jpg", "--json", "--set", f"r2c3={wrong}")
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout)
+    expected = [list(r) for r in rows]
+    expected[1][2] = wrong
+    assert obj["rows"] == expected
+    assert f"row 2, column 3: {wrong}, as you set it (read: {rows[1][2]})" in obj["notes"]
+    am, en = engine_scores(expected)
+    assert (obj["american"], obj["english"]) == (am.total, en.total)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--set", "r6c1=Qs"], "rRcC=CARD"),
+    (["--set", "r1c1=Zz"], "is not a card"),
+    (["--set", "r1c1=Qs", "--set", "r1c1=Kd"], "set twice"),
+    (["--set", "r1c1=Qs", "--set", "r2c2=Qs"], "two cells"),
+    ([FIX / "grid_missing_card.jpg", "--set", "r1c1=Qs"], "one photo"),
+])
+def test_set_says_plainly_what_is_wrong_with_it(args, says):
+    out = run("score-photo", FIX / "grid_tilted.jpg", *args)
+    assert out.returncode == 2
+    assert says in out.stderr and "Traceback" not in out.stderr
+
+
 def test_score_photo_is_listed_in_the_help():
     out = subprocess.run([PATIENCE, "--help"], capture_output=True, text=True, timeout=60)
     assert "score-photo" in out.stdout and "shuffle-photo" in out.stdout

@@ -193,6 +193,43 @@ def test_a_name_read_twice_with_no_second_reading_leaves_the_weaker_cell_unread(
             "the deck has each card once)") in reading.warnings
 
 
+def test_a_cell_the_player_sets_holds_that_card_and_a_note_says_what_was_read():
+    """``score-photo --set r4c4=...``: a misread cell corrected by the player."""
+    s, centres = deal()
+    for i, x in enumerate(s):
+        if x.card == DEALT[3, 3]:
+            s[i] = Sighting("Kd", 0.8, x.box)  # both corners of row 4, column 4 misread as Kd
+    reading = grid_from_cards(s, centres, fixed={(3, 3): DEALT[3, 3]})
+    assert reading.rows == DEALT.tolist()
+    assert reading.notes == [f"row 4, column 4: {DEALT[3, 3]}, as you set it (read: Kd)"]
+    assert not reading.warnings and not reading.doubts
+
+
+def test_a_card_set_in_one_cell_leaves_the_cell_that_read_it_unread_and_says_why():
+    s, centres = deal()
+    reading = grid_from_cards(s, centres, fixed={(0, 0): DEALT[1, 1]})
+    assert reading.rows[0][0] == DEALT[1, 1] and reading.rows[1][1] is None
+    assert (f"row 2, column 2: unreadable (read as {DEALT[1, 1]}, but {DEALT[1, 1]} is at row 1, column 1; "
+            "the deck has each card once)") in reading.warnings
+
+
+def test_the_player_can_name_a_card_the_photo_did_not_show():
+    s, centres = deal(skip={(2, 3)})
+    reading = grid_from_cards(s, centres, fixed={(2, 3): "Kd"})
+    expected = DEALT.tolist()
+    expected[2][3] = "Kd"
+    assert reading.rows == expected
+    assert reading.notes == ["row 3, column 4: Kd, as you set it (nothing was read there)"]
+    assert reading.complete
+
+
+def test_setting_a_cell_to_what_was_read_changes_nothing_but_the_note():
+    s, centres = deal()
+    reading = grid_from_cards(s, centres, fixed={(4, 4): DEALT[4, 4]})
+    assert reading.rows == DEALT.tolist()
+    assert reading.notes == [f"row 5, column 5: {DEALT[4, 4]}, as you set it"]
+
+
 def test_no_or_too_few_cards_is_no_grid():
     assert not grid_from_cards([], None).found
     s, centres = deal()

@@ -26,6 +26,8 @@ For a program: ``read_grid(detector, image) -> (GridReading, DetectionResult)`` 
 (``assistant.photo_grid`` has the geometry; the live camera can call ``grid_from_detection`` on a frame's result).
 
 ``--draw DIR`` writes each photo with the grid's cells and the card read in each (``DIR/<name>.grid.jpg``).
+``--set r2c3=Qs`` (one photo; repeatable) corrects a cell the player sees was read wrong: the grid is scored again
+with it, a note says what had been read there, and another cell that had read that card takes its next reading.
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos of dealt grids (files or folders)")
     add_common_arguments(parser)
     parser.add_argument("--draw", metavar="DIR", help="also write each photo with the grid and card names drawn")
+    parser.add_argument("--set", action="append", default=[], metavar="rRcC=CARD",
+                        help="correct one cell of the grid as seen, e.g. --set r2c3=Qs (row 2, column 3 holds the "
+                             "Queen of spades; any other cell read as Qs takes its next reading); repeat for more "
+                             "cells; one photo only")
     parser.set_defaults(func=run)
 
 
@@ -100,8 +106,9 @@ def load_detector(args):
         raise UserError(str(exc)) from None
 
 
-def read_grid(detector, image):
-    """``(GridReading, DetectionResult)`` for one BGR picture.
+def read_grid(detector, image, fixed=None):
+    """``(GridReading, DetectionResult)`` for one BGR picture (``fixed``: cells whose card the player has named,
+    ``{(row, column): "Qs"}`` as seen from 0; see ``assistant.photo_grid.grid_from_cards``).
 
     First the whole picture at the detector's input size (a grid that fills a phone photo has corner indices
     large enough for it). When that leaves the grid incomplete, a second look at the part of the picture where the
@@ -114,7 +121,7 @@ def read_grid(detector, image):
     saved = detector.tile, detector.min_index_px
     try:
         detector.tile = "off"
-        reading, result = _read(detector, image)
+        reading, result = _read(detector, image, fixed)
         if _clean(reading):
             return reading, result
         d = result.detections
@@ -141,7 +148,7 @@ def read_grid(detector, image):
             view = cv2.resize(view, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         elif detector.tile_plan(view.shape[:2]) is None and view.shape[:2] == image.shape[:2]:
             return reading, result  # the same look again would see the same
-        reading2, result2 = _read(detector, view)
+        reading2, result2 = _read(detector, view, fixed)
         reading2 = _moved(reading2, 1 / zoom, x0, y0)
         if _quality(reading2) > _quality(reading):
             return reading2, result2
@@ -219,7 +226,7 @@ def detect_with_probabilities(detector, image):
     return result, probs, result.suit_shifts
 
 
-def _read(detector, image):
+def _read(detector, image, fixed=None):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
     from vision.deck_suits import shift_notes
@@ -227,13 +234,13 @@ def _read(detector, image):
     result, corner_probs, shifts = detect_with_probabilities(detector, image)
     sightings, centres = sightings_from_detection(result, corner_probs)
     centres = centres if len(centres) >= 4 else None
-    reading = grid_from_cards(sightings, centres)
+    reading = grid_from_cards(sightings, centres, fixed)
     probes = probe_boxes(reading, sightings)
     if probes:
         boxes = [b for bs in probes.values() for b in bs]
         extra = [Sighting("", 0.0, tuple(float(v) for v in b), probs=probs, weight=PROBE_WEIGHT)
                  for b, probs in zip(boxes, classify_boxes(detector, image, boxes, shifts=shifts))]
-        probed = grid_from_cards(sightings + [e for e in extra if e.probs], centres)
+        probed = grid_from_cards(sightings + [e for e in extra if e.probs], centres, fixed)
         if sum(c is not None for c in probed.cells) > sum(c is not None for c in reading.cells):
             probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
@@ -314,7 +321,10 @@ def jpeg_cut_off(data: bytes) -> bool:
 def run(args) -> int:
     from assistant.commands.detect import expand_inputs
 
+    fixed = parse_cell_settings(getattr(args, "set", []))
     images, errors = expand_inputs(args.images)
+    if fixed and len(images) + len(errors) > 1:
+        raise UserError("--set corrects the grid of one photo: give one IMAGE with it")
     status = 0
     for path, reason in errors:
         status = 2
@@ -329,7 +339,9 @@ def run(args) -> int:
             status = 2
             report_error(args, "score-photo", str(path), str(exc))
             continue
-        reading, _result = read_grid(detector, image)
+        reading, _result = read_grid(detector, image, fixed)
+        if fixed and not reading.found:
+            reading.warnings.append("--set was not applied: there is no grid to correct in this photo")
         obj = reading_object(str(path), reading)
         if args.draw:
             write_drawing(args.draw, path, image, reading)
@@ -340,6 +352,32 @@ def run(args) -> int:
         if obj["warnings"] and status == 0:
             status = 1
     return status
+
+
+def parse_cell_settings(texts) -> dict[tuple[int, int], str]:
+    """``["r2c3=Qs", ...]`` -> ``{(1, 2): "Qs"}`` (rows and columns as seen, from 1 on the command line);
+    ``UserError`` for a cell or card that is not one, a cell set twice or a card given to two cells."""
+    import re
+
+    from assistant.cards import Card
+
+    fixed: dict[tuple[int, int], str] = {}
+    for text in texts or ():
+        m = re.fullmatch(r"\s*[rR]([1-5])\s*[cC]([1-5])\s*=\s*(\S+)\s*", text)
+        if not m:
+            raise UserError(f"--set {text!r}: give a cell and its card as rRcC=CARD, rows and columns 1-5 as seen "
+                            "(top row first, left to right), e.g. --set r2c3=Qs")
+        try:
+            card = str(Card.parse(m.group(3)))
+        except ValueError as exc:
+            raise UserError(f"--set {text!r}: {exc}") from None
+        cell = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+        if cell in fixed:
+            raise UserError(f"--set: row {cell[0] + 1}, column {cell[1] + 1} is set twice ({fixed[cell]} and {card})")
+        if card in fixed.values():
+            raise UserError(f"--set: {card} is given to two cells; the deck has each card once")
+        fixed[cell] = card
+    return fixed
 
 
 def report_error(args, command: str, path: str, reason: str) -> None:
