@@ -105,6 +105,7 @@ def test_the_table_for_people_shows_grid_hands_totals_thresholds_and_the_drawing
     assert "the grid as seen" in text and "column 5" in text and "incomplete" in text
     assert "Poker Patience win at 200: grid not complete" in text and "English" not in text
     assert "warning: row 3, column 2: no card read" in text.replace("\n", " ")
+    assert "--set r3c2=CARD" in text.replace("\n", "")  # how to name the missing card and score again
     drawn = tmp_path / "grid_missing_card.grid.jpg"
     import cv2
 
@@ -194,6 +195,18 @@ def test_set_says_plainly_what_is_wrong_with_it(args, says):
     out = run("score-photo", FIX / "grid_tilted.jpg", *args)
     assert out.returncode == 2
     assert says in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_correction_example_names_the_first_doubtful_cell_and_its_other_reading():
+    from assistant.commands.score_photo import correction_example
+
+    doubt = "row 1, column 5: Ks or Kc? took Ks (evidence 0.89 against 0.57; a misread corner, or two cards in one cell)"
+    assert correction_example({"doubts": [doubt], "warnings": []}) == "r1c5=Kc"
+    share = "row 4, column 5: 3s? only 28% of what was read there points at it (also read: 3c, 2s)"
+    assert correction_example({"doubts": [share], "warnings": []}) == "r4c5=3c"
+    missing = {"doubts": [], "warnings": ["24 cards read, a grid has 25", "row 3, column 2: no card read"]}
+    assert correction_example(missing) == "r3c2=CARD"
+    assert correction_example({"doubts": [], "warnings": []}) is None
 
 
 def test_score_photo_is_listed_in_the_help():

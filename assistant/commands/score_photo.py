@@ -474,3 +474,27 @@ def print_reading(obj: dict, scoring: str) -> None:
         console.print(f"[cyan]doubtful:[/] {doubt}")
     for w in obj["warnings"]:
         console.print(f"[yellow]warning:[/] {w}")
+    fix = correction_example(obj)
+    if fix:
+        console.print(f"[dim]a cell read wrong? name its card and score again, e.g. patience score-photo "
+                      f"{obj['image']} --set {fix}[/]", highlight=False)
+
+
+def correction_example(obj: dict) -> str | None:
+    """``--set`` for the first cell a doubt or warning names (``"r1c5=Kc"``: the doubt's other reading, else
+    ``CARD``); None when no cell is named."""
+    import re
+
+    for text in obj["doubts"]:
+        m = re.match(r"row (\d), column (\d): (\S+) or (\S+)\? took (\S+)", text)
+        if m:
+            other = m.group(4) if m.group(5) == m.group(3) else m.group(3)
+            return f"r{m.group(1)}c{m.group(2)}={other}"
+        m = re.match(r"row (\d), column (\d): \S+\? only .*\(also read: ([^,)\s]+)", text)
+        if m:
+            return f"r{m.group(1)}c{m.group(2)}={m.group(3)}"
+    for text in list(obj["warnings"]) + list(obj["doubts"]):
+        m = re.match(r"row (\d), column (\d):", text)
+        if m:
+            return f"r{m.group(1)}c{m.group(2)}=CARD"
+    return None
