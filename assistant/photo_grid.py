@@ -97,7 +97,9 @@ class GridReading:
     read outside the grid. ``warnings`` are problems with the grid (a cell unread, a card too many or missing);
     ``doubts`` are cells read with a close second reading or whose name holds under ``DOUBT_SHARE`` of the cell's
     evidence (worth a look, not a problem); ``notes`` say where the deck rule decided; ``flagged``: every cell
-    one of them names (a wrong name outside it is a silent mistake); ``evidence``: per cell, name -> evidence."""
+    one of them names (a wrong name outside it is a silent mistake); ``evidence``: per cell, name -> evidence;
+    ``to_check``: the cells a warning or doubt names, in their order, each with the other name read there (None
+    when there is none): what a player would most likely correct with ``--set``."""
 
     rows: list[list[str | None]]
     warnings: list[str] = field(default_factory=list)
@@ -110,6 +112,7 @@ class GridReading:
     seen_h: np.ndarray | None = None  # (column, row) as seen -> picture pixels; cell (r, c) is centred at (c, r)
     flagged: set[tuple[int, int]] = field(default_factory=set)  # cells a warning, doubt or note names
     evidence: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict)  # per cell: name -> evidence
+    to_check: list[tuple[int, int, str | None]] = field(default_factory=list)  # (row, column, other name)
 
     @property
     def cells(self) -> list[str | None]:
@@ -391,21 +394,25 @@ def grid_from_cards(sightings: Iterable[Sighting],
     doubled = []
     doubts: list[str] = []
     flagged: set[tuple[int, int]] = set()
+    to_check: list[tuple[int, int, str | None]] = []
     for (r, c), ev in sorted(evidence.items()):
         if (r, c) in set_notes:
             notes.append(set_notes[(r, c)])
             continue
         before = len(warnings) + len(doubts) + len(notes)
+        problems_before = len(warnings) + len(doubts)
+        other: str | None = None  # the name a player would most likely set here instead
         ranked = sorted(ev.items(), key=lambda kv: -kv[1])
         top_name, top_score = ranked[0]
         got = rows[r][c]
         if got is None:
-            other = where.get(top_name)
-            because = f", but {top_name} is at {cell_name(*other)}; the deck has each card once" if other else ""
+            at = where.get(top_name)
+            because = f", but {top_name} is at {cell_name(*at)}; the deck has each card once" if at else ""
             warnings.append(f"{cell_name(r, c)}: unreadable (read as {top_name}{because})")
         elif got != top_name and top_name not in where:  # an even split: both names fit the deck
             doubts.append(f"{cell_name(r, c)}: {got} or {top_name}? took {got} (evidence {ev[got]:.2f} against "
                           f"{top_score:.2f})")
+            other = top_name
         elif got != top_name:
             notes.append(f"{cell_name(r, c)}: {got}, not {top_name}: {top_name} is at {cell_name(*where[top_name])} "
                          "(the deck has each card once)")
@@ -421,13 +428,17 @@ def grid_from_cards(sightings: Iterable[Sighting],
                 doubts.append(f"{cell_name(r, c)}: {top_name} or {second}? took {top_name} (evidence "
                               f"{top_score:.2f} against {second_score:.2f}; a misread corner, or two cards in one "
                               "cell)")
+                other = second
         share = ev.get(got, 0.0) / max(sum(ev.values()), 1e-9)
         if got is not None and len(warnings) + len(doubts) + len(notes) == before and share < DOUBT_SHARE:
             others = ", ".join(n for n, _ in ranked[:3] if n != got)
+            other = next((n for n, _ in ranked if n != got), None)
             doubts.append(f"{cell_name(r, c)}: {got}? only {share:.0%} of what was read there points at it "
                           f"(also read: {others})")
         if len(warnings) + len(doubts) + len(notes) > before:
             flagged.add((r, c))
+            if len(warnings) + len(doubts) > problems_before:  # a note alone (the deck rule) asks for no check
+                to_check.append((r, c, other))
     # cards that are outside the grid (a stray card, the stock, a card of the next deal)
     extra = sorted(n for n in outside if n not in where)
     # missing rows / columns / cells
@@ -442,6 +453,7 @@ def grid_from_cards(sightings: Iterable[Sighting],
             if rows[r][c] is None and (r, c) not in evidence and r not in empty_rows and c not in empty_cols:
                 warnings.append(f"{cell_name(r, c)}: no card read")
                 flagged.add((r, c))
+                to_check.append((r, c, None))
     if extra:
         warnings.append(f"{len(extra)} card{'s' if len(extra) > 1 else ''} outside the grid, not scored: "
                         + " ".join(extra))
@@ -455,7 +467,7 @@ def grid_from_cards(sightings: Iterable[Sighting],
                   [col_axis[1], row_axis[1], r0 * row_axis[1] + c0 * col_axis[1]], [0.0, 0.0, 1.0]])
     return GridReading(rows=rows, warnings=warnings, notes=notes, cell_boxes=cell_boxes, found=True,
                        cards_seen=cards_seen, extra=extra, doubts=doubts, seen_h=h @ m, flagged=flagged,
-                       evidence=evidence)
+                       evidence=evidence, to_check=to_check)
 
 
 def probe_boxes(reading: GridReading, sightings: Sequence[Sighting]) -> dict[tuple[int, int], list[tuple]]:

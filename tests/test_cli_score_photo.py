@@ -197,18 +197,6 @@ def test_set_says_plainly_what_is_wrong_with_it(args, says):
     assert says in out.stderr and "Traceback" not in out.stderr
 
 
-def test_the_correction_example_names_the_first_doubtful_cell_and_its_other_reading():
-    from assistant.commands.score_photo import correction_example
-
-    doubt = "row 1, column 5: Ks or Kc? took Ks (evidence 0.89 against 0.57; a misread corner, or two cards in one cell)"
-    assert correction_example({"doubts": [doubt], "warnings": []}) == "r1c5=Kc"
-    share = "row 4, column 5: 3s? only 28% of what was read there points at it (also read: 3c, 2s)"
-    assert correction_example({"doubts": [share], "warnings": []}) == "r4c5=3c"
-    missing = {"doubts": [], "warnings": ["24 cards read, a grid has 25", "row 3, column 2: no card read"]}
-    assert correction_example(missing) == "r3c2=CARD"
-    assert correction_example({"doubts": [], "warnings": []}) is None
-
-
 def test_score_photo_is_listed_in_the_help():
     out = subprocess.run([PATIENCE, "--help"], capture_output=True, text=True, timeout=60)
     assert "score-photo" in out.stdout and "shuffle-photo" in out.stdout

@@ -104,6 +104,7 @@ def test_an_unread_cell_is_none_and_named_never_guessed():
     assert "24 cards read, a grid has 25" in reading.warnings
     assert "row 3, column 4: no card read" in reading.warnings
     assert not reading.complete
+    assert reading.to_check == [(2, 3, None)]
 
 
 def test_a_missing_row_is_said_plainly():
@@ -145,6 +146,7 @@ def test_one_corner_read_otherwise_is_a_doubtful_cell_named_in_the_doubts():
     assert reading.rows == DEALT.tolist() and reading.warnings == []
     assert reading.doubts == ["row 2, column 3: 8s or Kh? took 8s (evidence 0.80 against 0.70; a misread corner, "
                               "or two cards in one cell)"]
+    assert reading.to_check == [(1, 2, "Kh")]
 
 
 def test_a_name_with_little_of_its_cells_evidence_is_a_doubt_and_the_cell_is_flagged():
@@ -159,11 +161,12 @@ def test_a_name_with_little_of_its_cells_evidence_is_a_doubt_and_the_cell_is_fla
     assert reading.doubts == [f"row 3, column 1: {DEALT[2, 0]}? only 50% of what was read there points at it "
                               "(also read: Kd, Kc)"]
     assert reading.flagged == {(2, 0)}
+    assert reading.to_check == [(2, 0, "Kd")]
 
 
 def test_a_cleanly_read_grid_has_no_doubts_and_no_flagged_cells():
     reading = grid_from_cards(*deal(angle=20, tilt=0.001, jitter=0.03))
-    assert reading.doubts == [] and reading.notes == [] and reading.flagged == set()
+    assert reading.doubts == [] and reading.notes == [] and reading.flagged == set() and reading.to_check == []
 
 
 def test_the_deck_rule_gives_a_name_read_twice_to_the_stronger_cell_and_says_so():
@@ -180,6 +183,7 @@ def test_the_deck_rule_gives_a_name_read_twice_to_the_stronger_cell_and_says_so(
     assert reading.rows == DEALT.tolist()
     assert reading.notes == [f"row 2, column 2: {names[1, 1]}, not 2s: 2s is at row 1, column 2 "
                              "(the deck has each card once)"]
+    assert reading.to_check == []  # the deck rule decided: nothing for the player to check
 
 
 def test_a_name_read_twice_with_no_second_reading_leaves_the_weaker_cell_unread():
@@ -191,6 +195,7 @@ def test_a_name_read_twice_with_no_second_reading_leaves_the_weaker_cell_unread(
     assert reading.rows[0][0] == DEALT[0, 0] and reading.rows[3][3] is None
     assert (f"row 4, column 4: unreadable (read as {DEALT[0, 0]}, but {DEALT[0, 0]} is at row 1, column 1; "
             "the deck has each card once)") in reading.warnings
+    assert reading.to_check == [(3, 3, None)]
 
 
 def test_a_cell_the_player_sets_holds_that_card_and_a_note_says_what_was_read():
@@ -302,3 +307,15 @@ def test_card_boxes_that_make_no_grid_give_way_to_the_corners():
     s, _ = deal(angle=12)
     scattered = np.array([[10.0, 10.0], [700.0, 40.0], [380.0, 500.0], [90.0, 420.0], [600.0, 610.0]])
     assert grid_from_cards(s, scattered).rows == DEALT.tolist()
+
+
+def test_the_correction_offered_is_the_first_doubtful_cells_other_reading_else_a_cell_to_name():
+    from assistant.commands.score_photo import correction_example
+
+    s, centres = deal(skip={(0, 1)})
+    i = next(i for i, x in enumerate(s) if x.card == DEALT[3, 4])
+    s[i] = Sighting("Kh", 0.7, s[i].box)
+    reading = grid_from_cards(s, centres)
+    assert correction_example(reading) == "r4c5=Kh"  # before the unread row 1, column 2: it has a name to offer
+    assert correction_example(grid_from_cards(*deal(skip={(0, 1)}))) == "r1c2=CARD"
+    assert correction_example(grid_from_cards(*deal())) is None

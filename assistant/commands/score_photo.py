@@ -348,7 +348,7 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(obj), flush=True)
         else:
-            print_reading(obj, args.scoring)
+            print_reading(obj, args.scoring, correction_example(reading))
         if obj["warnings"] and status == 0:
             status = 1
     return status
@@ -426,8 +426,9 @@ def draw_grid(image, reading):
     return out
 
 
-def print_reading(obj: dict, scoring: str) -> None:
-    """The grid, the hands of its rows and columns and the totals, for people (rich)."""
+def print_reading(obj: dict, scoring: str, fix: str | None = None) -> None:
+    """The grid, the hands of its rows and columns and the totals, for people (rich); ``fix``: an example
+    ``--set`` to offer (``correction_example``)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -474,27 +475,16 @@ def print_reading(obj: dict, scoring: str) -> None:
         console.print(f"[cyan]doubtful:[/] {doubt}")
     for w in obj["warnings"]:
         console.print(f"[yellow]warning:[/] {w}")
-    fix = correction_example(obj)
     if fix:
         console.print(f"[dim]a cell read wrong? name its card and score again, e.g. patience score-photo "
                       f"{obj['image']} --set {fix}[/]", highlight=False)
 
 
-def correction_example(obj: dict) -> str | None:
-    """``--set`` for the first cell a doubt or warning names (``"r1c5=Kc"``: the doubt's other reading, else
-    ``CARD``); None when no cell is named."""
-    import re
-
-    for text in obj["doubts"]:
-        m = re.match(r"row (\d), column (\d): (\S+) or (\S+)\? took (\S+)", text)
-        if m:
-            other = m.group(4) if m.group(5) == m.group(3) else m.group(3)
-            return f"r{m.group(1)}c{m.group(2)}={other}"
-        m = re.match(r"row (\d), column (\d): \S+\? only .*\(also read: ([^,)\s]+)", text)
-        if m:
-            return f"r{m.group(1)}c{m.group(2)}={m.group(3)}"
-    for text in list(obj["warnings"]) + list(obj["doubts"]):
-        m = re.match(r"row (\d), column (\d):", text)
-        if m:
-            return f"r{m.group(1)}c{m.group(2)}=CARD"
-    return None
+def correction_example(reading) -> str | None:
+    """``--set`` for the first cell worth a check that has another reading (``"r1c5=Kc"``), else for the first
+    cell worth a check (``"r3c2=CARD"``); None when no cell is (``GridReading.to_check``)."""
+    checks = sorted(reading.to_check, key=lambda t: t[2] is None)  # stable: the order of the messages kept
+    if not checks:
+        return None
+    r, c, other = checks[0]
+    return f"r{r + 1}c{c + 1}={other or 'CARD'}"
