@@ -184,6 +184,14 @@ def test_the_committed_model_reads_a_rendered_sir_tommy_table(real):
 
 
 @real_model
+def test_a_webcam_photo_in_a_dim_room_reads_as_in_daylight(real):
+    """The real webcam photo at a quarter of its brightness (read as it is, two of its five cards were named)."""
+    image = cv2.imread(str(FIXTURES / EDJE48["image"]))
+    dim = (image.astype(np.float32) * 0.25).astype(np.uint8)
+    assert sorted(real.detect(dim).names) == sorted(c["card"] for c in EDJE48["cards"])
+
+
+@real_model
 @pytest.mark.parametrize("rotation", [cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180])
 def test_the_table_turned_round_reads_the_same(real, rotation):
     r = real.detect(cv2.rotate(tommy_image(), rotation))

@@ -43,6 +43,7 @@ from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
+from vision.light import brightened
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
@@ -548,7 +549,7 @@ class Detector:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
         elif image_bgr.shape[2] == 4:
             image_bgr = image_bgr[..., :3]
-        image_bgr = np.ascontiguousarray(image_bgr)
+        image_bgr = brightened(np.ascontiguousarray(image_bgr))
         t0 = time.perf_counter()
         boxes, passes = self.find_boxes(image_bgr, progress)
         t1 = time.perf_counter()

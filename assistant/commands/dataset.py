@@ -21,6 +21,11 @@ import argparse
 from pathlib import Path
 
 
+# ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES (named here so that
+# building the command line imports no training code)
+HARDER_CHANGES = ("turn90", "turn180", "half", "dim", "dark", "blur", "jpeg", "warm")
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("dataset", help="fetch card artwork and build the synthetic training sets")
     sub = p.add_subparsers(dest="action", metavar="ACTION")
@@ -111,6 +116,16 @@ def add_parser(subparsers) -> None:
     v.add_argument("--out", type=Path, default=None,
                    help="output path without suffix (default datasets/videos/<game>-<seed>): writes .mp4 and .json")
     v.set_defaults(func=run)
+    hd = sub.add_parser("harder", help="copy labelled real photos (an edje-style folder) turned, smaller, dimmer, "
+                                       "blurred, in lamp light or heavy JPEG, boxes moved along: for patience "
+                                       "detect --eval, never for training")
+    hd.add_argument("source", type=Path, help="edje-style folder (labels.csv and the photos)")
+    hd.add_argument("--out", type=Path, required=True, help="the new folder")
+    hd.add_argument("--change", required=True, choices=HARDER_CHANGES,
+                    help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
+                         "quarter clockwise / half round), half (the size), dim / dark (half / a third as bright), "
+                         "blur (Gaussian, sigma 2 px), jpeg (quality 20), warm (lamp light)")
+    hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 
 
@@ -118,10 +133,24 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.action is None:
-        raise UserError("say what to do: fetch, build, sheet, procedural, glyphs, negatives, faces, mix or video "
-                        "(patience dataset --help)")
+        raise UserError("say what to do: fetch, build, sheet, procedural, glyphs, negatives, faces, mix, video or "
+                        "harder (patience dataset --help)")
     if args.action == "video":
         return _video(args)
+    if args.action == "harder":
+        from vision.training.harder_photos import make_harder
+
+        with _bar() as bar:
+            task = bar.add_task(f"{args.change} photos", total=None)
+            try:
+                n = make_harder(args.source, args.out, args.change,
+                                progress=lambda done, total: bar.update(task, completed=done, total=total))
+            except (ValueError, FileNotFoundError) as exc:
+                raise UserError(str(exc)) from None
+        from vision.training.harder_photos import CHANGES
+
+        print(f"{n} photos {CHANGES[args.change][0]} in {args.out} (patience detect --eval {args.out})")
+        return 0
     from vision.training import artwork
 
     if args.action == "fetch":

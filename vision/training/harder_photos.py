@@ -1,0 +1,106 @@
+"""Real labelled photos made harder the way a player's camera does it: turned, smaller, dimmer, blurred, warm
+light, heavy JPEG. For measuring how the recogniser holds up on real cards (``patience detect --eval`` on the copy),
+not for training.
+
+Works on edje-style folders (``labels.csv`` with filename, width, height, class, xmin, ymin, xmax, ymax and the
+images beside it or in ``images/``): the copy has the same layout, its boxes moved with the picture.
+"""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+
+
+def _scaled(f: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda im: np.clip(im.astype(np.float32) * f, 0, 255).astype(np.uint8)
+
+
+def _turn90(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)
+
+
+def _turn180(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.rotate(im, cv2.ROTATE_180)
+
+
+def _half(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.resize(im, (im.shape[1] // 2, im.shape[0] // 2), interpolation=cv2.INTER_AREA)
+
+
+def _blur(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.GaussianBlur(im, (0, 0), 2.0)
+
+
+def _jpeg(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.imdecode(cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, 20])[1], cv2.IMREAD_COLOR)
+
+
+def _warm(im: np.ndarray) -> np.ndarray:
+    return np.clip(im.astype(np.float32) * np.array([0.6, 0.85, 1.1], np.float32), 0, 255).astype(np.uint8)
+
+
+#: change -> (what it does, picture -> picture, (box, width, height) -> (box, new width, new height))
+CHANGES: dict[str, tuple[str, Callable, Callable]] = {
+    "turn90": ("turned a quarter clockwise", _turn90, lambda b, w, h: ((h - b[3], b[0], h - b[1], b[2]), h, w)),
+    "turn180": ("turned half round", _turn180, lambda b, w, h: ((w - b[2], h - b[3], w - b[0], h - b[1]), w, h)),
+    "half": ("half the size", _half, lambda b, w, h: (tuple(v / 2 for v in b), w // 2, h // 2)),
+    "dim": ("half as bright", _scaled(0.5), lambda b, w, h: (b, w, h)),
+    "dark": ("a third as bright", _scaled(0.35), lambda b, w, h: (b, w, h)),
+    "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blur, lambda b, w, h: (b, w, h)),
+    "jpeg": ("saved as JPEG at quality 20", _jpeg, lambda b, w, h: (b, w, h)),
+    "warm": ("lamp light (blue 0.6, green 0.85, red 1.1)", _warm, lambda b, w, h: (b, w, h)),
+}
+
+
+def make_harder(src: Path, out: Path, change: str, progress=None) -> int:
+    """Copy the edje-style folder ``src`` to ``out`` with ``change`` applied to every photo and its boxes; the
+    number of photos written. FileNotFoundError without ``labels.csv``, ValueError for an unknown change."""
+    import cv2
+
+    if change not in CHANGES:
+        raise ValueError(f"unknown change {change!r}: one of {', '.join(CHANGES)}")
+    src, out = Path(src), Path(out)
+    labels = src / "labels.csv"
+    if not labels.is_file():
+        raise FileNotFoundError(f"{labels} not found: an edje-style folder has labels.csv")
+    image_dir = src / "images" if (src / "images").is_dir() else src
+    with labels.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    _, picture, move = CHANGES[change]
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    sizes: dict[str, tuple[int, int]] = {}
+    moved = []
+    names = sorted({r["filename"] for r in rows})
+    for k, name in enumerate(names):
+        image = cv2.imread(str(image_dir / name), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FileNotFoundError(f"{image_dir / name}: cannot read the image")
+        sizes[name] = image.shape[1], image.shape[0]
+        cv2.imwrite(str(out / "images" / name), picture(image), [cv2.IMWRITE_JPEG_QUALITY, 95])
+        if progress is not None:
+            progress(k + 1, len(names))
+    for r in rows:
+        w, h = sizes[r["filename"]]
+        box, nw, nh = move(tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")), w, h)
+        moved.append({**r, "width": nw, "height": nh, "xmin": round(box[0], 1), "ymin": round(box[1], 1),
+                      "xmax": round(box[2], 1), "ymax": round(box[3], 1)})
+    with (out / "labels.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["filename"])
+        writer.writeheader()
+        writer.writerows(moved)
+    return len(names)
