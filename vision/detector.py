@@ -43,6 +43,7 @@ from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
+from vision.focus import sharpened
 from vision.light import brightened
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
@@ -535,6 +536,12 @@ class Detector:
         return np.array(sorted(first), np.int64), np.array(later, np.int64), np.array(partner, np.int64)
 
     # -- all ----------------------------------------------------------------------------------------------------
+    @staticmethod
+    def prepare(image_bgr: np.ndarray) -> np.ndarray:
+        """The picture as the models read it: brightened when dim (``vision.light``), then sharpened when soft
+        (``vision.focus``); the same array when neither is needed."""
+        return sharpened(brightened(image_bgr))
+
     def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None) -> DetectionResult:
         """The cards in one frame. Camera loops pass the previous frame's result as ``previous`` so that corners
         that did not move or change keep their names without the classifier (see :meth:`name_corners`).
@@ -549,7 +556,7 @@ class Detector:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
         elif image_bgr.shape[2] == 4:
             image_bgr = image_bgr[..., :3]
-        image_bgr = brightened(np.ascontiguousarray(image_bgr))
+        image_bgr = self.prepare(np.ascontiguousarray(image_bgr))
         t0 = time.perf_counter()
         boxes, passes = self.find_boxes(image_bgr, progress)
         t1 = time.perf_counter()

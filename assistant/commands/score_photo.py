@@ -204,11 +204,10 @@ def classify_boxes(detector, image, boxes, top: int = 5, shifts: dict[str, float
     import numpy as np
 
     from vision.deck_suits import apply_shifts
-    from vision.light import brightened
 
     if detector.classifier is None:
         return [() for _ in boxes]
-    image = brightened(image)  # as Detector.detect reads it (vision.light)
+    image = detector.prepare(image)  # as Detector.detect reads it
     p = apply_shifts(detector.corner_probabilities(image, np.asarray(boxes, np.float64).reshape(-1, 4)),
                      detector.classifier_names, shifts or {})
     return top_names(detector, p, top)

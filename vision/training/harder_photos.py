@@ -38,10 +38,13 @@ def _half(im: np.ndarray) -> np.ndarray:
     return cv2.resize(im, (im.shape[1] // 2, im.shape[0] // 2), interpolation=cv2.INTER_AREA)
 
 
-def _blur(im: np.ndarray) -> np.ndarray:
-    import cv2
+def _blurred(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    def blur(im: np.ndarray) -> np.ndarray:
+        import cv2
 
-    return cv2.GaussianBlur(im, (0, 0), 2.0)
+        return cv2.GaussianBlur(im, (0, 0), sigma)
+
+    return blur
 
 
 def _jpeg(im: np.ndarray) -> np.ndarray:
@@ -61,7 +64,9 @@ CHANGES: dict[str, tuple[str, Callable, Callable]] = {
     "half": ("half the size", _half, lambda b, w, h: (tuple(v / 2 for v in b), w // 2, h // 2)),
     "dim": ("half as bright", _scaled(0.5), lambda b, w, h: (b, w, h)),
     "dark": ("a third as bright", _scaled(0.35), lambda b, w, h: (b, w, h)),
-    "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blur, lambda b, w, h: (b, w, h)),
+    "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), lambda b, w, h: (b, w, h)),
+    "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), lambda b, w, h: (b, w, h)),
+    "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), lambda b, w, h: (b, w, h)),
     "jpeg": ("saved as JPEG at quality 20", _jpeg, lambda b, w, h: (b, w, h)),
     "warm": ("lamp light (blue 0.6, green 0.85, red 1.1)", _warm, lambda b, w, h: (b, w, h)),
 }
