@@ -23,7 +23,8 @@ from pathlib import Path
 
 # ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES (named here so that
 # building the command line imports no training code)
-HARDER_CHANGES = ("turn90", "turn180", "half", "dim", "dark", "slightblur", "blur", "heavyblur", "jpeg", "warm")
+HARDER_CHANGES = ("turn90", "turn180", "half", "dim", "dark", "darknoisy", "slightblur", "blur", "heavyblur", "jpeg",
+                  "warm")
 
 
 def add_parser(subparsers) -> None:
@@ -124,8 +125,8 @@ def add_parser(subparsers) -> None:
     hd.add_argument("--change", required=True, choices=HARDER_CHANGES,
                     help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
                          "quarter clockwise / half round), half (the size), dim / dark (half / a third as bright), "
-                         "slightblur / blur / heavyblur (Gaussian, sigma 1.2 / 2 / 3 px), jpeg (quality 20), warm (lamp "
-                         "light)")
+                         "darknoisy (dark, with sensor noise), slightblur / blur / heavyblur (Gaussian, sigma 1.2 / 2 / "
+                         "3 px), jpeg (quality 20), warm (lamp light)")
     hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 

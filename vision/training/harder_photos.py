@@ -53,6 +53,12 @@ def _jpeg(im: np.ndarray) -> np.ndarray:
     return cv2.imdecode(cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, 20])[1], cv2.IMREAD_COLOR)
 
 
+def _dark_noisy(im: np.ndarray) -> np.ndarray:
+    """A third as bright with a dim sensor's noise (sigma 4 grey levels), seeded by the picture itself."""
+    rng = np.random.default_rng(int(im[::17, ::17].sum()) % (2**32))
+    return np.clip(im.astype(np.float32) * 0.35 + rng.normal(0.0, 4.0, im.shape), 0, 255).astype(np.uint8)
+
+
 def _warm(im: np.ndarray) -> np.ndarray:
     return np.clip(im.astype(np.float32) * np.array([0.6, 0.85, 1.1], np.float32), 0, 255).astype(np.uint8)
 
@@ -64,6 +70,7 @@ CHANGES: dict[str, tuple[str, Callable, Callable]] = {
     "half": ("half the size", _half, lambda b, w, h: (tuple(v / 2 for v in b), w // 2, h // 2)),
     "dim": ("half as bright", _scaled(0.5), lambda b, w, h: (b, w, h)),
     "dark": ("a third as bright", _scaled(0.35), lambda b, w, h: (b, w, h)),
+    "darknoisy": ("a third as bright, with sensor noise (sigma 4)", _dark_noisy, lambda b, w, h: (b, w, h)),
     "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), lambda b, w, h: (b, w, h)),
     "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), lambda b, w, h: (b, w, h)),
     "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), lambda b, w, h: (b, w, h)),
