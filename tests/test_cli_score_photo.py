@@ -267,3 +267,28 @@ def test_detect_balances_the_suits_of_a_photo_too_and_notes_it():
     plain, plain_notes = clubs("--no-balance")
     assert plain < balanced <= clubs_dealt
     assert any("towards clubs" in n for n in notes) and plain_notes == []
+
+
+@real_model
+def test_a_dim_photo_is_read_brightened_and_says_so(tmp_path):
+    import cv2
+
+    dim = tmp_path / "dim.jpg"
+    cv2.imwrite(str(dim), (cv2.imread(str(FIX / "grid_tilted.jpg")) * 0.4).astype(np.uint8))
+    out = run("score-photo", dim, "--json")
+    obj = json.loads(out.stdout)
+    assert obj["rows"] == truth("grid_tilted.jpg")
+    assert any(n.startswith("the photo is dim") and "read brightened" in n for n in obj["notes"])
+    clean = json.loads(run("score-photo", FIX / "grid_tilted.jpg", "--json").stdout)
+    assert not any("dim" in n or "soft" in n for n in clean["notes"])
+
+
+def test_a_soft_photo_is_named_soft_in_the_notes():
+    import cv2
+
+    from assistant.commands.score_photo import picture_notes
+
+    image = cv2.imread(str(FIX / "grid_tilted.jpg"))
+    assert picture_notes(image) == []
+    (note,) = picture_notes(cv2.GaussianBlur(image, (0, 0), 2.0))
+    assert note.startswith("the photo is soft") and "read sharpened" in note

@@ -51,3 +51,10 @@ def sharpened(image_bgr: np.ndarray) -> np.ndarray:
     amount = 0.5 + radius / 2.0
     blurred = cv2.GaussianBlur(image_bgr, (0, 0), radius * max(1.0, max(image_bgr.shape[:2]) / MEASURE_SIDE))
     return cv2.addWeighted(image_bgr, 1.0 + amount, blurred, -amount, 0)
+
+
+def soft_note(image_bgr: np.ndarray) -> str | None:
+    """A line for the player when the picture is read sharpened (``sharpened``); None otherwise."""
+    if edge_steepness(image_bgr) >= SOFT:
+        return None
+    return "the photo is soft (out of focus or shaken): read sharpened; a sharper photo reads better"

@@ -42,3 +42,12 @@ def brightened(image_bgr: np.ndarray) -> np.ndarray:
         return image_bgr
     gain = min(MAX_GAIN, 255.0 / level)
     return cv2.LUT(image_bgr, np.clip(np.arange(256, dtype=np.float32) * gain, 0, 255).astype(np.uint8))
+
+
+def dim_note(image_bgr: np.ndarray) -> str | None:
+    """A line for the player when the picture is read brightened (``brightened``); None otherwise."""
+    level = paper_level(image_bgr)
+    if level >= DIM_LEVEL or level < MIN_LEVEL:
+        return None
+    return (f"the photo is dim (its brightest paper at {level / 255:.0%} of white): read brightened; more light "
+            "reads better")

@@ -14,7 +14,8 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 
 A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
-reading or stays unread; ``notes`` say where that rule decided. ``doubts`` name cells read with a close second
+reading or stays unread; ``notes`` say where that rule decided, and when a dim or soft photo was read brightened
+or sharpened (``Detector.prepare``). ``doubts`` name cells read with a close second
 reading or whose name holds little of the evidence read there (worth a look). Lines with an unread cell score 0.
 
 Exit code: 0 when every photo gave a grid of 25 cards (doubts and the deck rule's notes allowed); 1 when a photo
@@ -341,6 +342,7 @@ def run(args) -> int:
             report_error(args, "score-photo", str(path), str(exc))
             continue
         reading, _result = read_grid(detector, image, fixed)
+        reading.notes.extend(picture_notes(image))
         if fixed and not reading.found:
             reading.warnings.append("--set was not applied: there is no grid to correct in this photo")
         obj = reading_object(str(path), reading)
@@ -353,6 +355,16 @@ def run(args) -> int:
         if obj["warnings"] and status == 0:
             status = 1
     return status
+
+
+def picture_notes(image) -> list[str]:
+    """What ``Detector.prepare`` did to the photo before reading it, for the player (dim: brightened; soft:
+    sharpened)."""
+    from vision.focus import soft_note
+    from vision.light import brightened, dim_note
+
+    notes = [dim_note(image), soft_note(brightened(image))]
+    return [n for n in notes if n]
 
 
 def parse_cell_settings(texts) -> dict[tuple[int, int], str]:
