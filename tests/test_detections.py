@@ -165,6 +165,13 @@ def test_tiles_cover_the_image_with_the_overlap():
     assert plan_tiles((100, 100), (960, 1280), 50) == [Tile(0, 0, 100, 100)]
 
 
+def test_a_strip_narrower_than_the_overlap_is_cut_along_its_length_only():
+    tiles = plan_tiles((2000, 3), (853, 1137), 213)
+    assert [(t.x0, t.x1) for t in tiles] == [(0, 3)] * len(tiles) and len(tiles) == 3
+    with pytest.raises(ValueError, match="overlap"):
+        plan_tiles((2000, 3000), (200, 200), 250)
+
+
 def test_a_box_on_an_inner_tile_edge_is_dropped_but_not_on_the_image_edge():
     t = Tile(0, 0, 100, 100)
     d = dets([(90, 10, 101, 20, 1, 0), (0, 0, 10, 10, 1, 0), (40, 40, 50, 50, 1, 0)])

@@ -89,6 +89,14 @@ def test_grey_and_rgba_frames_are_accepted(fake):
         fake.detect(np.zeros((0, 0, 3), np.uint8))
 
 
+@pytest.mark.parametrize("shape", [(1, 1, 3), (3, 2, 3), (2000, 3, 3), (3, 2000, 3), (5, 5)])
+def test_tiny_and_strip_shaped_pictures_are_read_without_a_crash(fake, shape):
+    """A strip 3 px wide and 2000 px high once asked the tiling for tiles narrower than their overlap (the fake
+    models name cards in anything: only that a result comes back is checked)."""
+    noise = (np.random.default_rng(0).random(shape) * 60).astype(np.uint8)
+    assert isinstance(fake.detect(noise).cards, list)
+
+
 def test_sessions_use_the_threads_asked_for_and_never_spin():
     for threads in (1, 2):
         det = Detector(model_dir=FAKE, threads=threads)

@@ -17,6 +17,7 @@ ROW_STEP = 4        # the steps are read on every fourth row (about half a milli
 MEASURE_SIDE = 1280  # a larger picture is judged shrunk to this long side: its cards are read from shrunk crops,
                      # so the softness of a phone photo's pixels does not matter (mask radius scaled up to match)
 MIN_CONTRAST = 24   # a picture with less contrast than this (grey levels) has no edges worth measuring
+MIN_SIDE = 8        # ... nor has a picture narrower than this
 
 
 def edge_steepness(image_bgr: np.ndarray) -> float:
@@ -25,6 +26,8 @@ def edge_steepness(image_bgr: np.ndarray) -> float:
     a picture without contrast."""
     import cv2
 
+    if min(image_bgr.shape[:2]) < MIN_SIDE:
+        return float("inf")  # too small to have edges worth measuring
     scale = MEASURE_SIDE / max(image_bgr.shape[:2])
     if scale < 1.0:
         image_bgr = cv2.resize(image_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

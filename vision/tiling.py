@@ -56,7 +56,7 @@ def plan_tiles(image_hw: tuple[int, int], tile_hw: tuple[int, int], overlap: int
     """
     h, w = image_hw
     th, tw = min(tile_hw[0], h), min(tile_hw[1], w)
-    if overlap >= min(th, tw):
+    if (th < h and overlap >= th) or (tw < w and overlap >= tw):  # (an axis the image fits in needs no overlap)
         raise ValueError(f"tile overlap {overlap} must be smaller than the tile {th}x{tw}")
     return [Tile(x, y, x + tw, y + th) for y in _starts(h, th, overlap) for x in _starts(w, tw, overlap)]
 
