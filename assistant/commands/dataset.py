@@ -23,8 +23,8 @@ from pathlib import Path
 
 # ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES (named here so that
 # building the command line imports no training code)
-HARDER_CHANGES = ("turn90", "turn180", "half", "dim", "dark", "darknoisy", "slightblur", "blur", "heavyblur", "jpeg",
-                  "warm")
+HARDER_CHANGES = ("turn90", "turn180", "half", "tilt", "dim", "dark", "darknoisy", "slightblur", "blur", "heavyblur",
+                  "glare", "jpeg", "warm")
 
 
 def add_parser(subparsers) -> None:
@@ -124,9 +124,9 @@ def add_parser(subparsers) -> None:
     hd.add_argument("--out", type=Path, required=True, help="the new folder")
     hd.add_argument("--change", required=True, choices=HARDER_CHANGES,
                     help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
-                         "quarter clockwise / half round), half (the size), dim / dark (half / a third as bright), "
+                         "quarter clockwise / half round), half (the size), tilt (the far edge 60 %% as wide), dim / dark (half / a third as bright), "
                          "darknoisy (dark, with sensor noise), slightblur / blur / heavyblur (Gaussian, sigma 1.2 / 2 / "
-                         "3 px), jpeg (quality 20), warm (lamp light)")
+                         "3 px), glare (a lamp's reflection), jpeg (quality 20), warm (lamp light)")
     hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 

@@ -59,6 +59,41 @@ def _dark_noisy(im: np.ndarray) -> np.ndarray:
     return np.clip(im.astype(np.float32) * 0.35 + rng.normal(0.0, 4.0, im.shape), 0, 255).astype(np.uint8)
 
 
+def _keystone(w: int, h: int) -> np.ndarray:
+    """A camera tilted towards the far edge: the top edge shrunk to 60 % of its width, about its middle."""
+    import cv2
+
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.2 * w, 0], [0.8 * w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def _tilt(im: np.ndarray) -> np.ndarray:
+    import cv2
+
+    h, w = im.shape[:2]
+    return cv2.warpPerspective(im, _keystone(w, h), (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _tilt_box(b: Box, w: int, h: int) -> tuple[Box, int, int]:
+    import cv2
+
+    corners = np.float32([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]).reshape(-1, 1, 2)
+    q = cv2.perspectiveTransform(corners, _keystone(w, h)).reshape(-1, 2)
+    return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())), w, h
+
+
+def _glare(im: np.ndarray) -> np.ndarray:
+    """A lamp's reflection: a white oval (18 % of the long side across) blended in at up to 85 %, placed by the
+    picture itself."""
+    h, w = im.shape[:2]
+    rng = np.random.default_rng(int(im[::13, ::13].sum()) % (2**32))
+    cx, cy, r = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, 0.18 * max(h, w)
+    yy, xx = np.mgrid[0:h, 0:w]
+    a = 0.85 * np.exp(-(((xx - cx) / r) ** 2 + ((yy - cy) / (0.6 * r)) ** 2))[..., None]
+    return np.clip(im.astype(np.float32) * (1 - a) + 255 * a, 0, 255).astype(np.uint8)
+
+
 def _warm(im: np.ndarray) -> np.ndarray:
     return np.clip(im.astype(np.float32) * np.array([0.6, 0.85, 1.1], np.float32), 0, 255).astype(np.uint8)
 
@@ -74,6 +109,8 @@ CHANGES: dict[str, tuple[str, Callable, Callable]] = {
     "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), lambda b, w, h: (b, w, h)),
     "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), lambda b, w, h: (b, w, h)),
     "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), lambda b, w, h: (b, w, h)),
+    "tilt": ("seen at a slant (the far edge 60 % as wide)", _tilt, _tilt_box),
+    "glare": ("a lamp's reflection across the picture", _glare, lambda b, w, h: (b, w, h)),
     "jpeg": ("saved as JPEG at quality 20", _jpeg, lambda b, w, h: (b, w, h)),
     "warm": ("lamp light (blue 0.6, green 0.85, red 1.1)", _warm, lambda b, w, h: (b, w, h)),
 }
