@@ -20,7 +20,8 @@ def live_panel(game, source_text: str = ""):
         ("moving  " if status.moving else "still  ", "yellow" if status.moving else "green"),
         (f"{status.seen} cards in view  ", ""),
         (f"last reading {status.last_reading}  " if status.last_reading else "", "dim"),
-        (f"read {status.read_ms:.0f} ms" if status.read_ms else "", "dim"),
+        (f"read {status.read_ms:.0f} ms  " if status.read_ms else "", "dim"),
+        (status.picture, "yellow"),
     )
     lines = [camera]
     if status.message:

@@ -28,6 +28,24 @@ READ_BELOW = 0.08  # frames where more than this share of the picture moves are 
 MAX_UNREAD = 30  # after this many frames not read (a hand over the table for a while) every corner is named afresh
 
 
+PICTURE_EVERY = 15  # frames between two looks at the light and focus of the picture (about a second)
+
+
+def picture_condition(image) -> str:
+    """How the card reader finds the frame's light and focus (``Detector.prepare``), for the panel: "" when both
+    are fine."""
+    from vision.focus import SOFT, edge_steepness
+    from vision.light import DIM_LEVEL, MIN_LEVEL, brightened, paper_level
+
+    parts = []
+    level = paper_level(image)
+    if MIN_LEVEL <= level < DIM_LEVEL:
+        parts.append("dim light: brightened (more light reads better)")
+    if edge_steepness(brightened(image)) < SOFT:
+        parts.append("soft focus: sharpened (a card too near the camera reads better further away)")
+    return ", ".join(parts)
+
+
 @dataclass
 class CameraStatus:
     """What the panel shows about the camera."""
@@ -39,6 +57,7 @@ class CameraStatus:
     last_reading: str = ""  # "Qh 0.93"
     read_ms: float = 0.0
     message: str = ""  # "hold still", "hand in view", a warning
+    picture: str = ""  # "dim light: brightened (...)", "soft focus: ..." (what the reader does to the frames)
 
 
 @dataclass
@@ -130,6 +149,8 @@ class LiveGame:
     # -- frames --------------------------------------------------------------------------------------------------
     def process(self, frame_index: int, image) -> None:
         """One frame of the source: the motion gate, and the card reader where the picture is still enough."""
+        if self.status.frames % PICTURE_EVERY == 0:
+            self.status.picture = picture_condition(image)
         motion = self.gate.update(image)
         self._since_read.append(motion)
         if motion.changed >= WHOLE or len(self._since_read) > MAX_UNREAD:  # nothing of the old reading can be kept
