@@ -44,8 +44,8 @@ from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
 from vision.focus import sharpened
-from vision.light import brightened
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
+from vision.light import brightened
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
 from vision.pips import card_suit_evidence, pip_shapes

@@ -3,9 +3,10 @@
 The models were trained on tables whose card paper is nearly white; in a dim picture the paper is grey and the
 indices lose contrast. Real development photos made a third as bright were read 95.8 % right (ranks) instead of
 98.5 %, half as bright 97.2 %; brightened so that their paper is white again, 98.7 % and 98.5 % (docs/BENCHMARKS.md,
-"Real photos made harder"). ``Detector.prepare`` brightens, then sharpens (``vision.focus``). A picture whose paper is already bright is left exactly as it is, so every figure
+"Real photos made harder"). A picture whose paper is already bright is left exactly as it is, so every figure
 measured on such pictures stands; a brightened picture is no longer dim, so brightening twice changes nothing
-(unless the gain was capped: a nearly black picture).
+(unless the gain was capped: a nearly black picture). ``Detector.prepare`` brightens, then sharpens
+(``vision.focus``).
 """
 from __future__ import annotations
 

@@ -117,16 +117,17 @@ def add_parser(subparsers) -> None:
     v.add_argument("--out", type=Path, default=None,
                    help="output path without suffix (default datasets/videos/<game>-<seed>): writes .mp4 and .json")
     v.set_defaults(func=run)
-    hd = sub.add_parser("harder", help="copy labelled real photos (an edje-style folder) turned, smaller, dimmer, "
-                                       "blurred, in lamp light or heavy JPEG, boxes moved along: for patience "
-                                       "detect --eval, never for training")
+    hd = sub.add_parser("harder", help="copy labelled real photos (an edje-style folder) turned, smaller, tilted, "
+                                       "dimmer, blurred, with glare, in lamp light or heavy JPEG, boxes moved along: "
+                                       "for patience detect --eval, never for training")
     hd.add_argument("source", type=Path, help="edje-style folder (labels.csv and the photos)")
     hd.add_argument("--out", type=Path, required=True, help="the new folder")
     hd.add_argument("--change", required=True, choices=HARDER_CHANGES,
                     help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
-                         "quarter clockwise / half round), half (the size), tilt (the far edge 60 %% as wide), dim / dark (half / a third as bright), "
-                         "darknoisy (dark, with sensor noise), slightblur / blur / heavyblur (Gaussian, sigma 1.2 / 2 / "
-                         "3 px), glare (a lamp's reflection), jpeg (quality 20), warm (lamp light)")
+                         "quarter clockwise / half round), half (the size), tilt (the far edge 60 %% as wide), dim / "
+                         "dark (half / a third as bright), darknoisy (dark, with sensor noise), slightblur / blur / "
+                         "heavyblur (Gaussian, sigma 1.2 / 2 / 3 px), glare (a lamp's reflection), jpeg (quality 20), "
+                         "warm (lamp light)")
     hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 

@@ -98,21 +98,26 @@ def _warm(im: np.ndarray) -> np.ndarray:
     return np.clip(im.astype(np.float32) * np.array([0.6, 0.85, 1.1], np.float32), 0, 255).astype(np.uint8)
 
 
+def _unmoved(b: Box, w: int, h: int) -> tuple[Box, int, int]:
+    """The boxes of a change that moves no pixel."""
+    return b, w, h
+
+
 #: change -> (what it does, picture -> picture, (box, width, height) -> (box, new width, new height))
 CHANGES: dict[str, tuple[str, Callable, Callable]] = {
     "turn90": ("turned a quarter clockwise", _turn90, lambda b, w, h: ((h - b[3], b[0], h - b[1], b[2]), h, w)),
     "turn180": ("turned half round", _turn180, lambda b, w, h: ((w - b[2], h - b[3], w - b[0], h - b[1]), w, h)),
     "half": ("half the size", _half, lambda b, w, h: (tuple(v / 2 for v in b), w // 2, h // 2)),
-    "dim": ("half as bright", _scaled(0.5), lambda b, w, h: (b, w, h)),
-    "dark": ("a third as bright", _scaled(0.35), lambda b, w, h: (b, w, h)),
-    "darknoisy": ("a third as bright, with sensor noise (sigma 4)", _dark_noisy, lambda b, w, h: (b, w, h)),
-    "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), lambda b, w, h: (b, w, h)),
-    "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), lambda b, w, h: (b, w, h)),
-    "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), lambda b, w, h: (b, w, h)),
+    "dim": ("half as bright", _scaled(0.5), _unmoved),
+    "dark": ("a third as bright", _scaled(0.35), _unmoved),
+    "darknoisy": ("a third as bright, with sensor noise (sigma 4)", _dark_noisy, _unmoved),
+    "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), _unmoved),
+    "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), _unmoved),
+    "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), _unmoved),
     "tilt": ("seen at a slant (the far edge 60 % as wide)", _tilt, _tilt_box),
-    "glare": ("a lamp's reflection across the picture", _glare, lambda b, w, h: (b, w, h)),
-    "jpeg": ("saved as JPEG at quality 20", _jpeg, lambda b, w, h: (b, w, h)),
-    "warm": ("lamp light (blue 0.6, green 0.85, red 1.1)", _warm, lambda b, w, h: (b, w, h)),
+    "glare": ("a lamp's reflection across the picture", _glare, _unmoved),
+    "jpeg": ("saved as JPEG at quality 20", _jpeg, _unmoved),
+    "warm": ("lamp light (blue 0.6, green 0.85, red 1.1)", _warm, _unmoved),
 }
 
 
