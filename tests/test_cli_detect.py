@@ -143,3 +143,15 @@ def test_the_table_reading_uses_the_table_models_where_the_folder_has_them(tmp_p
     assert table_model_dir().name == "table"
     for f in (spec.detector, spec.classifier, spec.face, spec.suit):
         assert f is not None and f.is_file(), f
+
+
+def test_a_dim_photo_is_read_brightened_and_the_notes_say_so(tmp_path):
+    dim = tmp_path / "dim.png"
+    cv2.imwrite(str(dim), (fake_scene(1.0) * 0.3).astype("uint8"))
+    out = run([str(dim), "--json", "--model", str(FAKE)])
+    assert out.returncode == 0, out.stderr
+    notes = json.loads(out.stdout)["notes"]
+    assert any(n.startswith("the photo is dim") and "read brightened" in n for n in notes)
+    bright = tmp_path / "bright.png"
+    cv2.imwrite(str(bright), fake_scene(1.0))
+    assert "notes" not in json.loads(run([str(bright), "--json", "--model", str(FAKE)]).stdout)

@@ -286,9 +286,9 @@ def test_a_dim_photo_is_read_brightened_and_says_so(tmp_path):
 def test_a_soft_photo_is_named_soft_in_the_notes():
     import cv2
 
-    from assistant.commands.score_photo import picture_notes
+    from vision.detector import Detector
 
     image = cv2.imread(str(FIX / "grid_tilted.jpg"))
-    assert picture_notes(image) == []
-    (note,) = picture_notes(cv2.GaussianBlur(image, (0, 0), 2.0))
+    assert Detector.prepare_notes(image) == []
+    (note,) = Detector.prepare_notes(cv2.GaussianBlur(image, (0, 0), 2.0))
     assert note.startswith("the photo is soft") and "read sharpened" in note

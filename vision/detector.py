@@ -43,9 +43,9 @@ from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
-from vision.focus import sharpened
+from vision.focus import sharpened, soft_note
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
-from vision.light import brightened
+from vision.light import brightened, dim_note
 from vision.model_files import ENV_MODELS, MANIFEST, ModelSpec, default_model_dir
 from vision.onnx_backend import ModelFileError, OnnxClassifier, OnnxYolo
 from vision.pips import card_suit_evidence, pip_shapes
@@ -541,6 +541,11 @@ class Detector:
         """The picture as the models read it: brightened when dim (``vision.light``), then sharpened when soft
         (``vision.focus``); the same array when neither is needed."""
         return sharpened(brightened(image_bgr))
+
+    @staticmethod
+    def prepare_notes(image_bgr: np.ndarray) -> list[str]:
+        """What ``prepare`` does to the picture, for the player ("the photo is dim ...: read brightened ...")."""
+        return [n for n in (dim_note(image_bgr), soft_note(brightened(image_bgr))) if n]
 
     def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None) -> DetectionResult:
         """The cards in one frame. Camera loops pass the previous frame's result as ``previous`` so that corners

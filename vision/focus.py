@@ -60,4 +60,4 @@ def soft_note(image_bgr: np.ndarray) -> str | None:
     """A line for the player when the picture is read sharpened (``sharpened``); None otherwise."""
     if edge_steepness(image_bgr) >= SOFT:
         return None
-    return "the photo is soft (out of focus or shaken): read sharpened; a sharper photo reads better"
+    return "the photo is soft (its edges blurred: focus, shake or a low-resolution camera): read sharpened"

@@ -194,7 +194,7 @@ def run(args) -> int:
             from vision.piles import group_piles
 
             piles = group_piles(result.cards)
-        notes = shift_notes(result.suit_shifts)
+        notes = detector.prepare_notes(image) + shift_notes(result.suit_shifts)
         if args.json:
             extra = {"piles": [p.to_json() for p in piles]} if piles is not None else {}
             extra.update({"notes": notes} if notes else {})

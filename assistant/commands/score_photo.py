@@ -342,7 +342,7 @@ def run(args) -> int:
             report_error(args, "score-photo", str(path), str(exc))
             continue
         reading, _result = read_grid(detector, image, fixed)
-        reading.notes.extend(picture_notes(image))
+        reading.notes.extend(detector.prepare_notes(image))
         if fixed and not reading.found:
             reading.warnings.append("--set was not applied: there is no grid to correct in this photo")
         obj = reading_object(str(path), reading)
@@ -355,16 +355,6 @@ def run(args) -> int:
         if obj["warnings"] and status == 0:
             status = 1
     return status
-
-
-def picture_notes(image) -> list[str]:
-    """What ``Detector.prepare`` did to the photo before reading it, for the player (dim: brightened; soft:
-    sharpened)."""
-    from vision.focus import soft_note
-    from vision.light import brightened, dim_note
-
-    notes = [dim_note(image), soft_note(brightened(image))]
-    return [n for n in notes if n]
 
 
 def parse_cell_settings(texts) -> dict[tuple[int, int], str]:
