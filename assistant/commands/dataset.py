@@ -24,7 +24,7 @@ from pathlib import Path
 # ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES (named here so that
 # building the command line imports no training code)
 HARDER_CHANGES = ("turn90", "turn180", "half", "tilt", "dim", "dark", "darknoisy", "slightblur", "blur", "heavyblur",
-                  "glare", "jpeg", "warm")
+                  "shake", "glare", "jpeg", "warm")
 
 
 def add_parser(subparsers) -> None:
@@ -126,7 +126,7 @@ def add_parser(subparsers) -> None:
                     help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
                          "quarter clockwise / half round), half (the size), tilt (the far edge 60 %% as wide), dim / "
                          "dark (half / a third as bright), darknoisy (dark, with sensor noise), slightblur / blur / "
-                         "heavyblur (Gaussian, sigma 1.2 / 2 / 3 px), glare (a lamp's reflection), jpeg (quality 20), "
+                         "heavyblur (Gaussian, sigma 1.2 / 2 / 3 px), shake (motion blur), glare (a lamp's reflection), jpeg (quality 20), "
                          "warm (lamp light)")
     hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)

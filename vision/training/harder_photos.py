@@ -59,6 +59,17 @@ def _dark_noisy(im: np.ndarray) -> np.ndarray:
     return np.clip(im.astype(np.float32) * 0.35 + rng.normal(0.0, 4.0, im.shape), 0, 255).astype(np.uint8)
 
 
+def _shake(im: np.ndarray) -> np.ndarray:
+    """A hand that moved while the shutter was open: blurred along a 7 px line at 30 degrees."""
+    import cv2
+
+    n = 7
+    line = np.zeros((n, n), np.float32)
+    line[n // 2, :] = 1.0
+    line = cv2.warpAffine(line, cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), 30, 1.0), (n, n))
+    return cv2.filter2D(im, -1, line / line.sum())
+
+
 def _keystone(w: int, h: int) -> np.ndarray:
     """A camera tilted towards the far edge: the top edge shrunk to 60 % of its width, about its middle."""
     import cv2
@@ -114,6 +125,7 @@ CHANGES: dict[str, tuple[str, Callable, Callable]] = {
     "slightblur": ("a little out of focus (Gaussian blur, sigma 1.2 px)", _blurred(1.2), _unmoved),
     "blur": ("out of focus (Gaussian blur, sigma 2 px)", _blurred(2.0), _unmoved),
     "heavyblur": ("far out of focus (Gaussian blur, sigma 3 px)", _blurred(3.0), _unmoved),
+    "shake": ("shaken (motion blur along 7 px)", _shake, _unmoved),
     "tilt": ("seen at a slant (the far edge 60 % as wide)", _tilt, _tilt_box),
     "glare": ("a lamp's reflection across the picture", _glare, _unmoved),
     "jpeg": ("saved as JPEG at quality 20", _jpeg, _unmoved),
