@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-# A picture is dim when its bright end (the 99.5th percentile of each pixel's brightest channel: the card paper)
-# is below this; real phone and webcam photos of cards on a table have it at 173-255 (median 248).
+# A picture is dim when its bright end (the 99.9th percentile of each pixel's brightest channel: the card paper)
+# is below this. The 99.9th, not a lower one: at the start of a Sir Tommy game one small card may be all the paper
+# in a webcam frame (0.4 % of it), and a frame read as dim from its table was brightened into misreading it.
 DIM_LEVEL = 200.0
 MAX_GAIN = 4.0      # at most this much brighter: a nearly black frame (a covered lens) stays dark, not noise
 MIN_LEVEL = 16.0    # a frame darker than this at its bright end is left alone (nothing to see)
@@ -21,7 +22,7 @@ SAMPLE_PIXELS = 20_000  # the level is read on about this many pixels, evenly sp
 
 
 def paper_level(image_bgr: np.ndarray) -> float:
-    """The picture's bright end: the 99.5th percentile of each pixel's brightest channel, read on a nearest-pixel
+    """The picture's bright end: the 99.9th percentile of each pixel's brightest channel, read on a nearest-pixel
     thumbnail of about ``SAMPLE_PIXELS``."""
     import cv2
 
@@ -31,7 +32,7 @@ def paper_level(image_bgr: np.ndarray) -> float:
     if small.ndim == 3:
         small = cv2.max(cv2.max(small[..., 0], small[..., 1]), small[..., 2])
     counts = np.cumsum(np.bincount(small.ravel(), minlength=256))
-    return float(np.searchsorted(counts, 0.995 * counts[-1]))
+    return float(np.searchsorted(counts, 0.999 * counts[-1]))
 
 
 def brightened(image_bgr: np.ndarray) -> np.ndarray:
