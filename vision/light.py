@@ -15,7 +15,10 @@ import numpy as np
 # A picture is dim when its bright end (the 99.9th percentile of each pixel's brightest channel: the card paper)
 # is below this. The 99.9th, not a lower one: at the start of a Sir Tommy game one small card may be all the paper
 # in a webcam frame (0.4 % of it), and a frame read as dim from its table was brightened into misreading it.
-DIM_LEVEL = 200.0
+# 140, not higher: the renderer's light goes down to about 140 and the models read such pictures as trained
+# (brightening the rendered grids at 178-185 lost cells); real photos made half / a third as bright are at 88-139 /
+# 61-98, real photos as they are at 174-255.
+DIM_LEVEL = 140.0
 MAX_GAIN = 4.0      # at most this much brighter: a nearly black frame (a covered lens) stays dark, not noise
 MIN_LEVEL = 16.0    # a frame darker than this at its bright end is left alone (nothing to see)
 SAMPLE_PIXELS = 20_000  # the level is read on about this many pixels, evenly spread (well under 1 ms at any size)
