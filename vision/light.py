@@ -1,7 +1,7 @@
 """Dim pictures brightened before the cards are read: a room lit by one lamp, a webcam's short exposure.
 
-The models were trained on tables whose card paper is nearly white; in a dim picture the paper is grey and the
-indices lose contrast. Real development photos made a third as bright were read 95.8 % right (ranks) instead of
+The models were trained on rendered tables whose card paper is at least about 140 of 255 bright; in a dimmer
+picture the paper is grey and the indices lose contrast. Real development photos made a third as bright were read 95.8 % right (ranks) instead of
 98.5 %, half as bright 97.2 %; brightened so that their paper is white again, 98.7 % and 98.5 % (docs/BENCHMARKS.md,
 "Real photos made harder"). A picture whose paper is already bright is left exactly as it is, so every figure
 measured on such pictures stands; a brightened picture is no longer dim, so brightening twice changes nothing
