@@ -38,12 +38,18 @@ def paper_level(image_bgr: np.ndarray) -> float:
     return float(np.searchsorted(counts, 0.999 * counts[-1]))
 
 
+def is_dim(level: float) -> bool:
+    """A picture whose paper is at ``level`` (``paper_level``) is brightened: under ``DIM_LEVEL``, and not so dark
+    that there is nothing to see."""
+    return MIN_LEVEL <= level < DIM_LEVEL
+
+
 def brightened(image_bgr: np.ndarray) -> np.ndarray:
     """The picture made brighter, so that its paper is white, when it is dim (``DIM_LEVEL``); else the same array."""
     import cv2
 
     level = paper_level(image_bgr)
-    if level >= DIM_LEVEL or level < MIN_LEVEL:
+    if not is_dim(level):
         return image_bgr
     gain = min(MAX_GAIN, 255.0 / level)
     return cv2.LUT(image_bgr, np.clip(np.arange(256, dtype=np.float32) * gain, 0, 255).astype(np.uint8))
@@ -52,7 +58,7 @@ def brightened(image_bgr: np.ndarray) -> np.ndarray:
 def dim_note(image_bgr: np.ndarray) -> str | None:
     """A line for the player when the picture is read brightened (``brightened``); None otherwise."""
     level = paper_level(image_bgr)
-    if level >= DIM_LEVEL or level < MIN_LEVEL:
+    if not is_dim(level):
         return None
     return (f"the photo is dim (its brightest paper at {level / 255:.0%} of white): read brightened; more light "
             "reads better")

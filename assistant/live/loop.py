@@ -35,11 +35,10 @@ def picture_condition(image) -> str:
     """How the card reader finds the frame's light and focus (``Detector.prepare``), for the panel: "" when both
     are fine."""
     from vision.focus import SOFT, edge_steepness
-    from vision.light import DIM_LEVEL, MIN_LEVEL, brightened, paper_level
+    from vision.light import brightened, is_dim, paper_level
 
     parts = []
-    level = paper_level(image)
-    if MIN_LEVEL <= level < DIM_LEVEL:
+    if is_dim(paper_level(image)):
         parts.append("dim light: brightened (more light reads better)")
     if edge_steepness(brightened(image)) < SOFT:
         parts.append("soft focus: sharpened (a card too near the camera reads better further away)")
