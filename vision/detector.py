@@ -547,10 +547,12 @@ class Detector:
         """What ``prepare`` does to the picture, for the player ("the photo is dim ...: read brightened ...")."""
         return [n for n in (dim_note(image_bgr), soft_note(brightened(image_bgr))) if n]
 
-    def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None) -> DetectionResult:
+    def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None,
+               prepared: bool = False) -> DetectionResult:
         """The cards in one frame. Camera loops pass the previous frame's result as ``previous`` so that corners
         that did not move or change keep their names without the classifier (see :meth:`name_corners`).
-        ``progress(done, total)``: called after each detector pass (large photos are read in many tiles)."""
+        ``progress(done, total)``: called after each detector pass (large photos are read in many tiles).
+        ``prepared``: the picture is already ``prepare``'s output (a caller that reads it again itself)."""
         import time
 
         if image_bgr is None or not isinstance(image_bgr, np.ndarray) or image_bgr.ndim not in (2, 3) or image_bgr.size == 0:
@@ -561,7 +563,9 @@ class Detector:
             image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
         elif image_bgr.shape[2] == 4:
             image_bgr = image_bgr[..., :3]
-        image_bgr = self.prepare(np.ascontiguousarray(image_bgr))
+        image_bgr = np.ascontiguousarray(image_bgr)
+        if not prepared:
+            image_bgr = self.prepare(image_bgr)
         t0 = time.perf_counter()
         boxes, passes = self.find_boxes(image_bgr, progress)
         t1 = time.perf_counter()

@@ -201,24 +201,24 @@ def top_names(detector, p, top: int = 5) -> list[tuple]:
 
 
 def classify_boxes(detector, image, boxes, top: int = 5, shifts: dict[str, float] | None = None) -> list[tuple]:
-    """The classifier's ``top`` names for the corner index in each box (with the photo's suit ``shifts``)."""
+    """The classifier's ``top`` names for the corner index in each box (with the photo's suit ``shifts``);
+    ``image`` as ``Detector.prepare`` gives it."""
     import numpy as np
 
     from vision.deck_suits import apply_shifts
 
     if detector.classifier is None:
         return [() for _ in boxes]
-    image = detector.prepare(image)  # as Detector.detect reads it
     p = apply_shifts(detector.corner_probabilities(image, np.asarray(boxes, np.float64).reshape(-1, 4)),
                      detector.classifier_names, shifts or {})
     return top_names(detector, p, top)
 
 
-def detect_with_probabilities(detector, image):
+def detect_with_probabilities(detector, image, prepared: bool = False):
     """``(DetectionResult, corner_probs, suit_shifts)``: the detector's result and each corner's best names
     (``Detector.detect`` keeps only the best one): the deck rule's second choices. None for whole-card boxes and
     for a detector that names cards itself. ``suit_shifts``: the photo's own balance of suits, applied."""
-    result = detector.detect(image)
+    result = detector.detect(image, prepared=prepared)
     detections = result.detections
     probs: list = [None] * len(detections)
     if detector.classifier is not None:
@@ -233,7 +233,8 @@ def _read(detector, image, fixed=None):
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
     from vision.deck_suits import shift_notes
 
-    result, corner_probs, shifts = detect_with_probabilities(detector, image)
+    image = detector.prepare(image)  # once, for the detector and the corners read again below
+    result, corner_probs, shifts = detect_with_probabilities(detector, image, prepared=True)
     sightings, centres = sightings_from_detection(result, corner_probs)
     centres = centres if len(centres) >= 4 else None
     reading = grid_from_cards(sightings, centres, fixed)
