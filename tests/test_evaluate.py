@@ -98,3 +98,37 @@ def test_the_edje_labels_load():
     images = load_edje(EDJE)
     assert len(images) == 296 and sum(len(i.cards) for i in images) == 527
     assert {c.rank for i in images for c in i.cards} == {"9", "10", "J", "Q", "K", "A"}
+
+
+def test_real_photos_with_a_suit_column_are_scored_by_whole_names(tmp_path, result):
+    """datasets/real-dev-suits adds each card's suit to edje-style labels: the folder is then "real", a card is
+    found only under its whole name, and a suit read wrong is a wrong card."""
+    cv2.imwrite(str(tmp_path / "a.png"), fake_scene())
+    (tmp_path / "labels.csv").write_text("filename,width,height,class,xmin,ymin,xmax,ymax,suit\n"
+                                         "a.png,640,480,queen,80,60,220,280,h\n"
+                                         "a.png,640,480,nine,380,60,480,200,c\n")
+    kind, images = load_folder(tmp_path)
+    assert kind == "real" and [c.card for c in images[0].cards] == ["Qh", "9c"]
+    t = Tally(kind)
+    t.add(images[0], result)
+    assert (t.found, t.wrong) == (1, 1) and t.summary()["traps"]["suit s/c"] == 1  # the 9s there is not a 9c
+    assert "card found in its box: 50.0%" in format_report("a", t)
+
+
+def test_a_folder_without_suits_stays_ranked(tmp_path):
+    (tmp_path / "labels.csv").write_text("filename,width,height,class,xmin,ymin,xmax,ymax\n"
+                                         "a.png,640,480,queen,80,60,220,280\n")
+    kind, images = load_folder(tmp_path)
+    assert kind == "edje" and images[0].cards[0].card is None
+
+
+def test_the_suit_labels_cover_every_edje_card_once():
+    """The committed suits of the real development photos: one per labelled card, in the shared labels' order."""
+    import csv
+
+    rows = list(csv.DictReader((Path(__file__).resolve().parents[1] / "datasets" / "real-dev-suits"
+                                / "edje-train.csv").open()))
+    assert len(rows) == 527 and {r["suit"] for r in rows} == set("shdc")
+    if (EDJE / "labels.csv").is_file():
+        shared = list(csv.DictReader((EDJE / "labels.csv").open()))
+        assert [{k: v for k, v in r.items() if k != "suit"} for r in rows] == shared

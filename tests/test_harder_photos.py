@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.commands.dataset import HARDER_CHANGES
-from vision.training.harder_photos import CHANGES, make_harder
+from vision.training.harder_photos import CHANGES, CLOSEUP_SIZE, make_closeups, make_harder
 
 
 @pytest.fixture
@@ -51,4 +51,30 @@ def test_bad_input_is_said_plainly(folder, tmp_path):
 
 
 def test_the_command_line_offers_every_change():
-    assert set(HARDER_CHANGES) == set(CHANGES)
+    assert set(HARDER_CHANGES) == set(CHANGES) | {"closeup"}
+
+
+def test_a_closeup_fills_the_frame_with_its_card_and_labels_only_whole_cards(tmp_path):
+    """A 400x300 photo with two cards far apart: each close-up shows its card large, labelled where it now lies;
+    the other card, out of the frame, is not labelled there."""
+    src = tmp_path / "src"
+    (src / "images").mkdir(parents=True)
+    image = np.full((300, 400, 3), 30, np.uint8)
+    image[20:180, 10:110] = 230
+    image[140:300, 290:390] = 230
+    cv2.imwrite(str(src / "images" / "a.png"), image)
+    with (src / "labels.csv").open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
+        w.writerow(["a.png", 400, 300, "king", 10, 20, 110, 180])
+        w.writerow(["a.png", 400, 300, "nine", 290, 140, 390, 300])
+    out = tmp_path / "close"
+    assert make_closeups(src, out) == 2
+    rows = list(csv.DictReader((out / "labels.csv").open()))
+    assert sorted((r["filename"], r["class"]) for r in rows) == [("a_c0.jpg", "king"), ("a_c1.jpg", "nine")]
+    for r in rows:
+        frame = cv2.imread(str(out / "images" / r["filename"]))
+        assert (frame.shape[1], frame.shape[0]) == CLOSEUP_SIZE
+        x1, y1, x2, y2 = (int(float(r[k])) for k in ("xmin", "ymin", "xmax", "ymax"))
+        assert y2 - y1 >= 0.4 * CLOSEUP_SIZE[1]  # the card fills a good part of the frame
+        assert frame[y1 + 3:y2 - 3, x1 + 3:x2 - 3].mean() > 200  # ... and is where its box says

@@ -21,10 +21,10 @@ import argparse
 from pathlib import Path
 
 
-# ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES (named here so that
-# building the command line imports no training code)
-HARDER_CHANGES = ("turn90", "turn180", "half", "tilt", "dim", "dark", "darknoisy", "slightblur", "blur", "heavyblur",
-                  "shake", "glare", "jpeg", "warm")
+# ``patience dataset harder --change``: the changes of vision.training.harder_photos.CHANGES and its close-ups
+# (named here so that building the command line imports no training code)
+HARDER_CHANGES = ("same", "turn90", "turn180", "half", "tilt", "dim", "dark", "darknoisy", "slightblur", "blur",
+                  "heavyblur", "shake", "glare", "jpeg", "warm", "closeup")
 
 
 def add_parser(subparsers) -> None:
@@ -122,12 +122,18 @@ def add_parser(subparsers) -> None:
                                        "for patience detect --eval, never for training")
     hd.add_argument("source", type=Path, help="edje-style folder (labels.csv and the photos)")
     hd.add_argument("--out", type=Path, required=True, help="the new folder")
+    hd.add_argument("--labels", type=Path, default=None,
+                    help="another labels.csv of the same photos to carry along (default: the folder's own), e.g. "
+                         "datasets/real-dev-suits/edje-train.csv, which adds each card's suit: the copy is then "
+                         "scored by whole card names")
     hd.add_argument("--change", required=True, choices=HARDER_CHANGES,
-                    help="what to do to each photo (vision/training/harder_photos.py): turn90 / turn180 (turned a "
+                    help="what to do to each photo (vision/training/harder_photos.py): same (as taken), turn90 / "
+                         "turn180 (turned a "
                          "quarter clockwise / half round), half (the size), tilt (the far edge 60 %% as wide), dim / "
                          "dark (half / a third as bright), darknoisy (dark, with sensor noise), slightblur / blur / "
                          "heavyblur (Gaussian, sigma 1.2 / 2 / 3 px), shake (motion blur), glare (a lamp's reflection), jpeg (quality 20), "
-                         "warm (lamp light)")
+                         "warm (lamp light); closeup: one 640x480 close-up per card, the card filling 45-95 %% of "
+                         "the height (as if held up to the camera)")
     hd.set_defaults(func=run)
     p.set_defaults(func=run, action=None)
 
@@ -141,18 +147,20 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "video":
         return _video(args)
     if args.action == "harder":
-        from vision.training.harder_photos import make_harder
+        from vision.training.harder_photos import CHANGES, make_closeups, make_harder
 
         with _bar() as bar:
             task = bar.add_task(f"{args.change} photos", total=None)
             try:
-                n = make_harder(args.source, args.out, args.change,
-                                progress=lambda done, total: bar.update(task, completed=done, total=total))
+                progress = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
+                if args.change == "closeup":
+                    n = make_closeups(args.source, args.out, progress=progress, labels=args.labels)
+                else:
+                    n = make_harder(args.source, args.out, args.change, progress=progress, labels=args.labels)
             except (ValueError, FileNotFoundError) as exc:
                 raise UserError(str(exc)) from None
-        from vision.training.harder_photos import CHANGES
-
-        print(f"{n} photos {CHANGES[args.change][0]} in {args.out} (patience detect --eval {args.out})")
+        what = "close-ups, one a card," if args.change == "closeup" else f"photos {CHANGES[args.change][0]}"
+        print(f"{n} {what} in {args.out} (patience detect --eval {args.out})")
         return 0
     from vision.training import artwork
 

@@ -64,7 +64,8 @@ class LabelledImage:
 
 
 def load_edje(folder: str | Path) -> list[LabelledImage]:
-    """The edje-train folder: labels.csv, images in ``images/`` (or beside the csv)."""
+    """The edje-train folder: labels.csv, images in ``images/`` (or beside the csv). A ``suit`` column (s h d c;
+    ``datasets/real-dev-suits/``) gives each card its whole name (``card``), so the folder is scored by names."""
     folder = Path(folder)
     csv_path = folder / "labels.csv"
     if not csv_path.is_file():
@@ -74,7 +75,9 @@ def load_edje(folder: str | Path) -> list[LabelledImage]:
     with csv_path.open(newline="") as fh:
         for row in csv.DictReader(fh):
             box = tuple(float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-            by_file[row["filename"]].append(LabelledCard(box=box, rank=normalize_rank(row["class"])))
+            rank = normalize_rank(row["class"])
+            suit = (row.get("suit") or "").strip().lower()
+            by_file[row["filename"]].append(LabelledCard(box=box, rank=rank, card=rank + suit if suit else None))
     return [LabelledImage(image_dir / name, cards) for name, cards in sorted(by_file.items())]
 
 
@@ -134,14 +137,17 @@ def load_synth(folder: str | Path, split: str = "val") -> list[LabelledImage]:
 
 
 def load_folder(folder: str | Path) -> tuple[str, list[LabelledImage]]:
-    """("edje" | "rendered", images) by what the folder holds."""
+    """("edje" | "real" | "rendered", images) by what the folder holds: "edje" photos are labelled with ranks,
+    "real" ones (edje-style with a ``suit`` column) and "rendered" ones with whole card names."""
     folder = Path(folder)
     if (folder / "meta" / "val").is_dir() or (folder / "detect" / "meta" / "val").is_dir():
         return "rendered", load_synth(folder)
     if (folder / "labels.jsonl").is_file():
         return "rendered", load_rendered(folder)
     if (folder / "labels.csv").is_file():
-        return "edje", load_edje(folder)
+        images = load_edje(folder)
+        named = all(c.card for im in images for c in im.cards) and any(im.cards for im in images)
+        return ("real" if named else "edje"), images
     raise FileNotFoundError(f"{folder}: no labels.csv (edje-style), meta/val/ (patience dataset build) or labels.jsonl "
                             "(rendered val set) in it")
 

@@ -1,6 +1,6 @@
 """Real labelled photos made harder the way a player's camera does it: turned, smaller, dimmer, blurred, warm
-light, heavy JPEG. For measuring how the recogniser holds up on real cards (``patience detect --eval`` on the copy),
-not for training.
+light, heavy JPEG, or one card brought close to the camera. For measuring how the recogniser holds up on real
+cards (``patience detect --eval`` on the copy), not for training.
 
 Works on edje-style folders (``labels.csv`` with filename, width, height, class, xmin, ymin, xmax, ymax and the
 images beside it or in ``images/``): the copy has the same layout, its boxes moved with the picture.
@@ -116,6 +116,7 @@ def _unmoved(b: Box, w: int, h: int) -> tuple[Box, int, int]:
 
 #: change -> (what it does, picture -> picture, (box, width, height) -> (box, new width, new height))
 CHANGES: dict[str, tuple[str, Callable, Callable]] = {
+    "same": ("as taken (a copy, e.g. with the labels of --labels)", lambda im: im, _unmoved),
     "turn90": ("turned a quarter clockwise", _turn90, lambda b, w, h: ((h - b[3], b[0], h - b[1], b[2]), h, w)),
     "turn180": ("turned half round", _turn180, lambda b, w, h: ((w - b[2], h - b[3], w - b[0], h - b[1]), w, h)),
     "half": ("half the size", _half, lambda b, w, h: (tuple(v / 2 for v in b), w // 2, h // 2)),
@@ -133,20 +134,16 @@ CHANGES: dict[str, tuple[str, Callable, Callable]] = {
 }
 
 
-def make_harder(src: Path, out: Path, change: str, progress=None) -> int:
+def make_harder(src: Path, out: Path, change: str, progress=None, labels: Path | None = None) -> int:
     """Copy the edje-style folder ``src`` to ``out`` with ``change`` applied to every photo and its boxes; the
-    number of photos written. FileNotFoundError without ``labels.csv``, ValueError for an unknown change."""
+    number of photos written. ``labels``: another labels.csv of the same photos to carry (e.g. with suits,
+    ``datasets/real-dev-suits/``). FileNotFoundError without ``labels.csv``, ValueError for an unknown change."""
     import cv2
 
     if change not in CHANGES:
         raise ValueError(f"unknown change {change!r}: one of {', '.join(CHANGES)}")
     src, out = Path(src), Path(out)
-    labels = src / "labels.csv"
-    if not labels.is_file():
-        raise FileNotFoundError(f"{labels} not found: an edje-style folder has labels.csv")
-    image_dir = src / "images" if (src / "images").is_dir() else src
-    with labels.open(newline="") as fh:
-        rows = list(csv.DictReader(fh))
+    rows, image_dir = _labelled(src, labels)
     _, picture, move = CHANGES[change]
     (out / "images").mkdir(parents=True, exist_ok=True)
     sizes: dict[str, tuple[int, int]] = {}
@@ -165,8 +162,78 @@ def make_harder(src: Path, out: Path, change: str, progress=None) -> int:
         box, nw, nh = move(tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")), w, h)
         moved.append({**r, "width": nw, "height": nh, "xmin": round(box[0], 1), "ymin": round(box[1], 1),
                       "xmax": round(box[2], 1), "ymax": round(box[3], 1)})
-    with (out / "labels.csv").open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["filename"])
-        writer.writeheader()
-        writer.writerows(moved)
+    _write_labels(out, moved, list(rows[0].keys()) if rows else ["filename"])
     return len(names)
+
+
+#: ``closeup``: the frame of each close-up, and how much of its height the card's long side fills (drawn per card)
+CLOSEUP_SIZE = (640, 480)
+CLOSEUP_FILL = (0.45, 0.95)
+#: ... enlarged at most this much (a card smaller in the photo is left out: its close-up would be a blur)
+CLOSEUP_MAX_ZOOM = 3.0
+#: another labelled card counts in a close-up when at least this share of its box is in the frame
+CLOSEUP_INSIDE = 0.95
+
+
+def make_closeups(src: Path, out: Path, seed: int = 0, progress=None, labels: Path | None = None) -> int:
+    """One close-up per labelled card of the edje-style folder ``src`` (``<photo>_c<k>.jpg`` in ``out``): a
+    640x480 frame around the card, which fills 45-95 % of its height (seeded), as a card held up to the camera.
+    Labelled: that card and every other card wholly in the frame (``labels``: as in :func:`make_harder`). The
+    number of close-ups written."""
+    import cv2
+
+    src, out = Path(src), Path(out)
+    rows, image_dir = _labelled(src, labels)
+    rng = np.random.default_rng(seed)
+    fw, fh = CLOSEUP_SIZE
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    by_photo: dict[str, list[dict]] = {}
+    for r in rows:
+        by_photo.setdefault(r["filename"], []).append(r)
+    written, labels = 0, []
+    for k, (name, cards) in enumerate(sorted(by_photo.items())):
+        image = cv2.imread(str(image_dir / name), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FileNotFoundError(f"{image_dir / name}: cannot read the image")
+        boxes = np.array([[float(c[v]) for v in ("xmin", "ymin", "xmax", "ymax")] for c in cards])
+        for j, box in enumerate(boxes):
+            fill, dx, dy = rng.uniform(*CLOSEUP_FILL), rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1)
+            long_side = max(box[2] - box[0], box[3] - box[1])
+            zoom = fill * fh / long_side
+            if zoom > CLOSEUP_MAX_ZOOM:
+                continue
+            cx, cy = (box[0] + box[2]) / 2 + dx * fw / zoom, (box[1] + box[3]) / 2 + dy * fh / zoom
+            m = np.float32([[zoom, 0, fw / 2 - zoom * cx], [0, zoom, fh / 2 - zoom * cy]])
+            frame = cv2.warpAffine(image, m, (fw, fh), flags=cv2.INTER_CUBIC if zoom > 1 else cv2.INTER_AREA,
+                                   borderMode=cv2.BORDER_REPLICATE)
+            file = f"{Path(name).stem}_c{j}.jpg"
+            cv2.imwrite(str(out / "images" / file), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            written += 1
+            moved = boxes * zoom + np.array([m[0, 2], m[1, 2]] * 2)
+            for i, b in enumerate(moved):
+                clipped = np.clip(b, [0, 0, 0, 0], [fw, fh, fw, fh])
+                area = (b[2] - b[0]) * (b[3] - b[1])
+                if i == j or (clipped[2] - clipped[0]) * (clipped[3] - clipped[1]) >= CLOSEUP_INSIDE * area:
+                    labels.append({**cards[i], "filename": file, "width": fw, "height": fh,
+                                   **{v: round(float(x), 1) for v, x in zip(("xmin", "ymin", "xmax", "ymax"), clipped)}})
+        if progress is not None:
+            progress(k + 1, len(by_photo))
+    _write_labels(out, labels, list(rows[0].keys()) if rows else ["filename"])
+    return written
+
+
+def _labelled(src: Path, labels: Path | None = None) -> tuple[list[dict], Path]:
+    """The rows of ``labels`` (default ``src/labels.csv``) and the folder of the photos."""
+    labels = Path(labels) if labels is not None else src / "labels.csv"
+    if not labels.is_file():
+        raise FileNotFoundError(f"{labels} not found: an edje-style folder has labels.csv")
+    with labels.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return rows, (src / "images" if (src / "images").is_dir() else src)
+
+
+def _write_labels(out: Path, rows: list[dict], fields: list[str]) -> None:
+    with (out / "labels.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
