@@ -280,6 +280,26 @@ def test_a_card_box_owns_the_corners_that_pair_up_as_corners_of_one_card():
     assert owners((200, 200, 220, 230)) == [-1]  # outside the box
 
 
+def test_a_box_around_two_cards_owns_none_of_their_corners():
+    """A fan or two overlapping cards boxed as one: the top left corners of two cards lie side by side like the top
+    corners of a four-index card, and each card's own corners pair up. Read, they tell the cases apart."""
+    box = np.array([[0, 0, 100, 150]], np.float32)
+    sure = np.array([0.9], np.float32)
+    tl, br, tr, bl = (2, 2, 18, 30), (82, 120, 98, 148), (82, 2, 98, 30), (2, 120, 18, 148)
+    pip, pip2 = (30, 40, 44, 60), (56, 90, 70, 110)  # two pips, point-symmetric about the middle as printed
+
+    def owners(corners, names=None, sides=True):
+        return card_box_owners(np.array(corners, np.float32), box, sure,
+                               names=None if names is None else np.array(names, object), sides=sides).tolist()
+
+    assert owners([tl, tr], ["Qh", "Qh"]) == [0, 0]  # the two top corners of one four-index card
+    assert owners([tl, tr], ["Qh", "Kh"]) == [-1, -1]  # two cards' top left corners, side by side
+    assert owners([tl, br, tr, bl], ["Qh", "Qh", "Qh", "Qh"]) == [0, 0, 0, 0]
+    assert owners([tl, br, tr, bl], ["Qh", "Qh", "Js", "Js"]) == [-1] * 4  # each card's pair: two cards
+    assert owners([tl, br, tr, bl], sides=False) == [-1] * 4  # unread, two pairs may be two cards
+    assert owners([tl, br, pip, pip2], ["9h", "9h", "", "9h"]) == [0, 0, 0, 0]  # pips are no second card
+
+
 def test_a_sure_name_outweighs_a_low_box_score_but_a_doubtful_name_does_not():
     """Corner score = box ** 0.5 x classifier: a clear index the small detector scores 0.16 still counts (0.4 x 0.9),
     a confidently boxed but doubtfully named one does not (0.95 x 0.3)."""

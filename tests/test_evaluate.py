@@ -132,3 +132,13 @@ def test_the_suit_labels_cover_every_edje_card_once():
     if (EDJE / "labels.csv").is_file():
         shared = list(csv.DictReader((EDJE / "labels.csv").open()))
         assert [{k: v for k, v in r.items() if k != "suit"} for r in rows] == shared
+
+
+def test_a_real_photo_is_overlapping_when_two_cards_cover_each_other():
+    from vision.training.evaluate import real_scenario
+
+    apart = [LabelledCard(box=(0, 0, 100, 150), rank="Q"), LabelledCard(box=(120, 0, 220, 150), rank="9")]
+    fanned = [LabelledCard(box=(0, 0, 100, 150), rank="Q"), LabelledCard(box=(30, 0, 130, 150), rank="9")]
+    touching = [LabelledCard(box=(0, 0, 100, 150), rank="Q"), LabelledCard(box=(95, 0, 195, 150), rank="9")]
+    assert real_scenario(apart) == "apart (real)" and real_scenario(touching) == "apart (real)"
+    assert real_scenario(fanned) == "overlapping (real)" and real_scenario(fanned[:1]) == "apart (real)"

@@ -425,7 +425,7 @@ class Detector:
         out = np.array(p, np.float32, copy=True)
         if self.face is None or self.card_class < 0 or not len(idx):
             return out
-        cards, inside, used, row = self.boxed_corners(boxes, idx)
+        cards, inside, used, row = self.boxed_corners(boxes, idx, out)
         if not len(inside):
             return out
         pf = face_p[used] if face_p is not None else self.face_probabilities(image_bgr, boxes.xyxy[cards[used]])
@@ -439,20 +439,24 @@ class Detector:
         out[np.ix_(inside, self._card_cols)] = q
         return out
 
-    def card_owners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def card_owners(self, boxes: Detections, idx: np.ndarray, names: np.ndarray | None = None,
+                    sides: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``(cards, owner)``: the rows of ``boxes`` that are whole-card boxes, and for each corner ``idx`` the
         position in ``cards`` of the card box it belongs to (``grouping.card_box_owners``: the smallest holding
-        >= 60 % of it, if the corner lies as one of that card's corners; -1: none)."""
+        >= 60 % of it, if the corner lies as one of that card's corners; -1: none). ``names`` / ``sides``: the
+        corners' readings, pairs along one side believed (see there)."""
         cards = np.flatnonzero(boxes.class_id == self.card_class) if self.card_class >= 0 else np.zeros(0, np.int64)
         if not len(cards) or not len(idx):
             return cards, np.full(len(idx), -1, np.int64)
-        return cards, card_box_owners(boxes.xyxy[idx], boxes.xyxy[cards], boxes.confidence[cards])
+        return cards, card_box_owners(boxes.xyxy[idx], boxes.xyxy[cards], boxes.confidence[cards], names=names,
+                                      sides=sides)
 
-    def boxed_corners(self, boxes: Detections, idx: np.ndarray) -> tuple[np.ndarray, ...]:
+    def boxed_corners(self, boxes: Detections, idx: np.ndarray, p: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """``(cards, inside, used, row)``: the whole-card rows of ``boxes``; the positions in ``idx`` of the corners
         inside a card box; the card boxes holding them (positions in ``cards``); for each such corner, its box's
-        position in ``used``."""
-        cards, owner = self.card_owners(boxes, idx)
+        position in ``used``. ``p``: the corners' probabilities so far (their best names judge pairs along a side)."""
+        names = None if p is None else np.array([self.classifier_names[j] for j in p.argmax(axis=1)], dtype=object)
+        cards, owner = self.card_owners(boxes, idx, names=names)
         inside = np.flatnonzero(owner >= 0)
         used, row = np.unique(owner[inside], return_inverse=True)
         return cards, inside, used, row
@@ -492,7 +496,7 @@ class Detector:
         out = np.array(p, np.float32, copy=True)
         if self.pips is None or not len(idx):
             return out
-        cards, inside, used, row = self.boxed_corners(boxes, idx)
+        cards, inside, used, row = self.boxed_corners(boxes, idx, out)
         if not len(inside):
             return out
         if evidence is None:
@@ -521,7 +525,7 @@ class Detector:
         empty = np.zeros(0, np.int64)
         if self.card_class < 0 or self.share_confidence > 1 or len(idx) < 2:
             return idx, empty, empty
-        _cards, owner = self.card_owners(boxes, idx)
+        _cards, owner = self.card_owners(boxes, idx, sides=False)  # unread: a pair along a side may be two cards
         first, later, partner = [], [], []
         lead: dict[int, int] = {}
         for k in np.argsort(-boxes.confidence[idx], kind="stable"):

@@ -10,8 +10,8 @@ and keep ``card_id == -1`` in the raw detections.
 The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
 otherwise the union of the card's corner boxes. Whole-card boxes also settle disagreements: corners inside one
 fully visible card are that card, so a minority name among them is dropped (:func:`vote_in_card_boxes`). A box
-counts only the corners that lie as two corners of one card lie (:func:`card_box_owners`): the detector sometimes
-draws one box around two cards lying across each other.
+counts only the corners that lie as two corners of one card lie (:func:`card_box_owners`), and none where they
+make two cards: the detector sometimes draws one box around two cards lying across each other or fanned.
 """
 
 from __future__ import annotations
@@ -47,11 +47,17 @@ SIDE_PAIR_CONFIDENCE = 0.5
 
 
 def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: np.ndarray | None = None,
-                    inside: float = 0.6, tolerance: float = PAIR_TOLERANCE) -> np.ndarray:
+                    inside: float = 0.6, tolerance: float = PAIR_TOLERANCE, names: np.ndarray | None = None,
+                    sides: bool = True) -> np.ndarray:
     """(n,) for each corner the whole-card box it belongs to (the smallest holding >= ``inside`` of it), or -1.
     A box holding several corners keeps only those that pair up as two corners of one card (see above): corners
     that pair with no other corner of their box are not given to it (-1), so that a box around two overlapping
-    cards does not make their corners one card."""
+    cards does not make their corners one card; nor are the corners of a box whose pairs make two cards or more
+    (two groups of corners that pair among themselves and not with each other).
+
+    A pair along one side is believed only with ``sides`` and, given the corners' ``names`` (``""`` unread),
+    only when both are read as the same card: the top left corners of two cards of a fan lie side by side, as the
+    two top corners of a card with four indices do."""
     n, m = len(corner_xyxy), len(card_xyxy)
     if not n or not m:
         return np.full(n, -1, np.int64)
@@ -69,11 +75,42 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
         mirrored = np.abs((c[:, None, :] + c[None, :, :]) / 2.0 - [(x1 + x2) / 2.0, (y1 + y2) / 2.0]) <= size
         same = np.abs(c[:, None, :] - c[None, :, :]) <= size  # (k, k, 2)
         paired = mirrored.all(axis=2) | same.all(axis=2)
-        if card_conf is None or card_conf[b] >= SIDE_PAIR_CONFIDENCE:
-            paired |= (mirrored | same).all(axis=2)
+        if sides and (card_conf is None or card_conf[b] >= SIDE_PAIR_CONFIDENCE):
+            side = (mirrored | same).all(axis=2)
+            if names is not None:
+                k = np.asarray(names, dtype=object)[members]
+                side &= (k[:, None] == k[None, :]) & (k[:, None] != "")
+            paired |= side
         np.fill_diagonal(paired, False)
-        owner[members[~paired.any(axis=1)]] = -1
+        if _cards_in_box(paired, None if names is None else np.asarray(names, dtype=object)[members]) > 1:
+            owner[members] = -1  # two cards (or more) in one box: it is no one card's
+        else:
+            owner[members[~paired.any(axis=1)]] = -1
     return owner
+
+
+def _cards_in_box(paired: np.ndarray, names: np.ndarray | None) -> int:
+    """How many cards the corners of one box show: the groups of two or more that the symmetric pair matrix
+    ``paired`` links (connected components), or given the corners' ``names``, the distinct names the groups are
+    mostly read as (the pips of a number card pair up too, point-symmetric as they are printed: a group of them
+    read as the card itself, or as nothing, is no second card)."""
+    k = len(paired)
+    label = np.arange(k)
+    for _ in range(k):
+        new = np.array([label[paired[i] | (np.arange(k) == i)].min() for i in range(k)])
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    groups = sorted(set(label[paired.any(axis=1)].tolist()))
+    if names is None:
+        return len(groups)
+    read = set()
+    for g in groups:
+        got = [n for n in names[label == g] if n]
+        if got:
+            read.add(max(set(got), key=got.count))
+    return len(read)
 
 
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
@@ -89,7 +126,7 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
         return suppressed
     if owner is None:
-        owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside)
+        owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside, names=names)
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
@@ -115,7 +152,7 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     names = corners.data.get("card", np.full(n, "", dtype=object))
     scores = corner_scores(corners, box_power)
     have_cards = card_boxes is not None and len(card_boxes) > 0
-    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence) if have_cards else None
+    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, names=names) if have_cards else None
     suppressed = vote_in_card_boxes(corners, names, scores, card_boxes, owner=owner)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor

@@ -60,7 +60,7 @@ class LabelledCard:
 class LabelledImage:
     path: Path
     cards: list[LabelledCard]
-    scenario: str = ""   # rendered sets: the scenario of the scene's layout (SCENARIOS); "" if unknown
+    scenario: str = ""   # rendered: the scene's layout (SCENARIOS); real: real_scenario; "" if unknown
 
 
 def load_edje(folder: str | Path) -> list[LabelledImage]:
@@ -78,7 +78,25 @@ def load_edje(folder: str | Path) -> list[LabelledImage]:
             rank = normalize_rank(row["class"])
             suit = (row.get("suit") or "").strip().lower()
             by_file[row["filename"]].append(LabelledCard(box=box, rank=rank, card=rank + suit if suit else None))
-    return [LabelledImage(image_dir / name, cards) for name, cards in sorted(by_file.items())]
+    return [LabelledImage(image_dir / name, cards, scenario=real_scenario(cards))
+            for name, cards in sorted(by_file.items())]
+
+
+#: Two labelled whole-card boxes of a real photo overlap when they share at least this share of the smaller one.
+OVERLAP_SHARE = 0.1
+
+
+def real_scenario(cards: list[LabelledCard]) -> str:
+    """A real photo's scenario from its whole-card boxes: "overlapping (real)" when two of them overlap (a card
+    partly covered, as in a fan or a pile), else "apart (real)"."""
+    for i, a in enumerate(cards):
+        for b in cards[i + 1:]:
+            w = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+            h = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+            smaller = min((a.box[2] - a.box[0]) * (a.box[3] - a.box[1]), (b.box[2] - b.box[0]) * (b.box[3] - b.box[1]))
+            if w > 0 and h > 0 and w * h >= OVERLAP_SHARE * smaller:
+                return "overlapping (real)"
+    return "apart (real)"
 
 
 def load_rendered(folder: str | Path) -> list[LabelledImage]:
