@@ -155,3 +155,15 @@ def test_a_dim_photo_is_read_brightened_and_the_notes_say_so(tmp_path):
     bright = tmp_path / "bright.png"
     cv2.imwrite(str(bright), fake_scene(1.0))
     assert "notes" not in json.loads(run([str(bright), "--json", "--model", str(FAKE)]).stdout)
+
+
+def test_a_photo_reads_every_corner_on_its_own_and_the_bench_times_the_cameras_way():
+    """A card box may hold two cards (a fan boxed as one): photos give no corner its partner's name unread; the
+    camera does (it was measured exact with it), and --bench times the camera."""
+    from argparse import Namespace
+
+    from assistant.commands.detect import load_detector
+
+    common = dict(model=FAKE, box_threshold=0.1, min_confidence=0.3, tile="auto", imgsz=None, threads=1)
+    assert load_detector(Namespace(**common, bench=False)).share_confidence > 1
+    assert load_detector(Namespace(**common, bench=True)).share_confidence < 1

@@ -138,9 +138,13 @@ def load_detector(args):
         from vision.model_files import table_model_dir
 
         model_dir = table_model_dir(args.model)  # the fan-tuned models, where the folder has them
+    # a photo's corners are each read on their own (share_confidence > 1): the camera's way, a sure corner's name
+    # given to its partners in the same card box unread, misnames covered cards where one box holds a fan or two
+    # overlapping cards (docs/BENCHMARKS.md, session 19); --bench times the camera's way
+    share = {} if getattr(args, "bench", False) else {"share_confidence": 2.0}
     try:
         return Detector(model_dir=model_dir, conf_threshold=args.box_threshold,
-                        min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz,
+                        min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz, **share,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None,
                         balance=not getattr(args, "no_balance", False),
