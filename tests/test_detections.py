@@ -300,6 +300,22 @@ def test_a_box_around_two_cards_owns_none_of_their_corners():
     assert owners([tl, br, pip, pip2], ["9h", "9h", "", "9h"]) == [0, 0, 0, 0]  # pips are no second card
 
 
+def test_a_covered_cards_corner_beside_the_box_cards_own_is_not_outvoted_by_it():
+    """A fan boxed as one card: a covered card's index lies about where the top card has its own second corner.
+    Read surely as another card, it is another card; read unsurely, it is a misread the box's vote settles. A
+    corner read wrong that is the only partner of the card's other corner (a 6 read as a 9) stays the box's."""
+    box = np.array([[0, 0, 100, 150]], np.float32)
+    tl, br, near_br = (2, 2, 18, 30), (82, 120, 98, 148), (76, 112, 92, 140)
+
+    def owners(corners, names, p):
+        return card_box_owners(np.array(corners, np.float32), box, np.array([0.9], np.float32),
+                               names=np.array(names, object), name_p=np.array(p, np.float32)).tolist()
+
+    assert owners([tl, br, near_br], ["2d", "2d", "3c"], [0.99, 0.99, 0.97]) == [0, 0, -1]
+    assert owners([tl, br, near_br], ["2d", "2d", "3c"], [0.99, 0.99, 0.5]) == [0, 0, 0]
+    assert owners([tl, br], ["6h", "9h"], [0.95, 0.9]) == [0, 0]
+
+
 def test_a_sure_name_outweighs_a_low_box_score_but_a_doubtful_name_does_not():
     """Corner score = box ** 0.5 x classifier: a clear index the small detector scores 0.16 still counts (0.4 x 0.9),
     a confidently boxed but doubtfully named one does not (0.95 x 0.3)."""

@@ -440,23 +440,23 @@ class Detector:
         return out
 
     def card_owners(self, boxes: Detections, idx: np.ndarray, names: np.ndarray | None = None,
-                    sides: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                    sides: bool = True, name_p: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(cards, owner)``: the rows of ``boxes`` that are whole-card boxes, and for each corner ``idx`` the
         position in ``cards`` of the card box it belongs to (``grouping.card_box_owners``: the smallest holding
-        >= 60 % of it, if the corner lies as one of that card's corners; -1: none). ``names`` / ``sides``: the
-        corners' readings, pairs along one side believed (see there)."""
+        >= 60 % of it, if the corner lies as one of that card's corners; -1: none). ``names`` / ``name_p`` /
+        ``sides``: the corners' readings and their probabilities, pairs along one side believed (see there)."""
         cards = np.flatnonzero(boxes.class_id == self.card_class) if self.card_class >= 0 else np.zeros(0, np.int64)
         if not len(cards) or not len(idx):
             return cards, np.full(len(idx), -1, np.int64)
         return cards, card_box_owners(boxes.xyxy[idx], boxes.xyxy[cards], boxes.confidence[cards], names=names,
-                                      sides=sides)
+                                      sides=sides, name_p=name_p)
 
     def boxed_corners(self, boxes: Detections, idx: np.ndarray, p: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """``(cards, inside, used, row)``: the whole-card rows of ``boxes``; the positions in ``idx`` of the corners
         inside a card box; the card boxes holding them (positions in ``cards``); for each such corner, its box's
         position in ``used``. ``p``: the corners' probabilities so far (their best names judge pairs along a side)."""
         names = None if p is None else np.array([self.classifier_names[j] for j in p.argmax(axis=1)], dtype=object)
-        cards, owner = self.card_owners(boxes, idx, names=names)
+        cards, owner = self.card_owners(boxes, idx, names=names, name_p=None if p is None else p.max(axis=1))
         inside = np.flatnonzero(owner >= 0)
         used, row = np.unique(owner[inside], return_inverse=True)
         return cards, inside, used, row

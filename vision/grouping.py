@@ -41,6 +41,9 @@ def corner_scores(corners: Detections, box_power: float = DEFAULT_BOX_POWER) -> 
 # turned half round), or, in decks with an index in all four corners, mirrored along one side; a corner seen twice
 # (two boxes on one index) lies at the same place. Positions are compared within this share of the box's size.
 PAIR_TOLERANCE = 0.12
+# A corner inside a card box read as another card, where the box's card has its own corners already, is another
+# card's (a covered card of a fan) when read at least this surely; less surely, a misread the box's vote settles.
+STRAY_SURE = 0.8
 # Two cards lying across each other are sometimes boxed as one "card", with little confidence: such a box's corners
 # must pair point-symmetrically (a pair along one side is believed only of a box at least this confident).
 SIDE_PAIR_CONFIDENCE = 0.5
@@ -48,7 +51,7 @@ SIDE_PAIR_CONFIDENCE = 0.5
 
 def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: np.ndarray | None = None,
                     inside: float = 0.6, tolerance: float = PAIR_TOLERANCE, names: np.ndarray | None = None,
-                    sides: bool = True) -> np.ndarray:
+                    sides: bool = True, name_p: np.ndarray | None = None) -> np.ndarray:
     """(n,) for each corner the whole-card box it belongs to (the smallest holding >= ``inside`` of it), or -1.
     A box holding several corners keeps only those that pair up as two corners of one card (see above): corners
     that pair with no other corner of their box are not given to it (-1), so that a box around two overlapping
@@ -57,7 +60,9 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
 
     A pair along one side is believed only with ``sides`` and, given the corners' ``names`` (``""`` unread),
     only when both are read as the same card: the top left corners of two cards of a fan lie side by side, as the
-    two top corners of a card with four indices do."""
+    two top corners of a card with four indices do. A corner surely read (``name_p``, the probability of its name,
+    at least STRAY_SURE; all when not given) as another card than the box's, that pairs only with the box card's
+    corners already paired among themselves, is not the box's either (:func:`_strays`)."""
     n, m = len(corner_xyxy), len(card_xyxy)
     if not n or not m:
         return np.full(n, -1, np.int64)
@@ -82,11 +87,28 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
                 side &= (k[:, None] == k[None, :]) & (k[:, None] != "")
             paired |= side
         np.fill_diagonal(paired, False)
-        if _cards_in_box(paired, None if names is None else np.asarray(names, dtype=object)[members]) > 1:
+        k = None if names is None else np.asarray(names, dtype=object)[members]
+        if _cards_in_box(paired, k) > 1:
             owner[members] = -1  # two cards (or more) in one box: it is no one card's
-        else:
-            owner[members[~paired.any(axis=1)]] = -1
+            continue
+        owner[members[~paired.any(axis=1)]] = -1
+        if k is not None:
+            sure = np.ones(len(members), bool) if name_p is None else np.asarray(name_p)[members] >= STRAY_SURE
+            owner[members[_strays(paired, k) & sure]] = -1
     return owner
+
+
+def _strays(paired: np.ndarray, names: np.ndarray) -> np.ndarray:
+    """(k,) True for the corners of one box read as another card than most of its corners that pair only with
+    corners already paired with one of that card's: a covered card's index lying where the box's card has its own
+    corner, read as that card, is no misread corner of it (a misread corner is the only partner of one)."""
+    got = [n for n in names if n]
+    if not got:
+        return np.zeros(len(names), bool)
+    card = max(set(got), key=got.count)
+    mine = names == card
+    free = mine & ~(paired & mine[None, :]).any(axis=1)  # the card's corners without a partner of its name
+    return (names != card) & (names != "") & ~(paired & free[None, :]).any(axis=1)
 
 
 def _cards_in_box(paired: np.ndarray, names: np.ndarray | None) -> int:
@@ -126,7 +148,8 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
         return suppressed
     if owner is None:
-        owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside, names=names)
+        owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside, names=names,
+                                name_p=corners.data.get("card_confidence"))
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
@@ -152,7 +175,8 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     names = corners.data.get("card", np.full(n, "", dtype=object))
     scores = corner_scores(corners, box_power)
     have_cards = card_boxes is not None and len(card_boxes) > 0
-    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, names=names) if have_cards else None
+    owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, names=names,
+                            name_p=corners.data.get("card_confidence")) if have_cards else None
     suppressed = vote_in_card_boxes(corners, names, scores, card_boxes, owner=owner)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor
