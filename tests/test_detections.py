@@ -250,6 +250,15 @@ def test_corners_inside_one_whole_card_box_vote_for_one_name():
     assert nine.xyxy[0].tolist() == [300, 10, 320, 40]  # the real 9d elsewhere is still a card
 
 
+def test_an_index_boxed_twice_counts_once_in_its_cards_vote():
+    """A Ks whose top corner is misread Kc and boxed twice by the detector: two Kc boxes on one index must not
+    outvote the Ks corner at the other end of the card."""
+    corners = named([(10, 10, 30, 40, 0.37, 0), (13, 8, 33, 38, 0.18, 0), (110, 150, 130, 180, 0.48, 0)],
+                    ["Kc", "Kc", "Ks"], card_conf=[0.75, 0.69, 0.92])
+    cards, card_id = group_cards(corners, dets([(5, 5, 140, 190, 0.9, 1)]))
+    assert cards.data["card"].tolist() == ["Ks"] and card_id.tolist() == [-1, -1, 0]
+
+
 def test_two_overlapping_cards_boxed_as_one_card_stay_two_cards():
     """The detector sometimes boxes two cards lying across each other as one "card": their corners are not
     point-symmetric about that box's centre (as a card's two corners are), so the box does not make them one card."""

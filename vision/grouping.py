@@ -94,20 +94,22 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
         owner[members[~paired.any(axis=1)]] = -1
         if k is not None:
             sure = np.ones(len(members), bool) if name_p is None else np.asarray(name_p)[members] >= STRAY_SURE
-            owner[members[_strays(paired, k) & sure]] = -1
+            owner[members[_strays(paired, same.all(axis=2), k) & sure]] = -1
     return owner
 
 
-def _strays(paired: np.ndarray, names: np.ndarray) -> np.ndarray:
+def _strays(paired: np.ndarray, same_place: np.ndarray, names: np.ndarray) -> np.ndarray:
     """(k,) True for the corners of one box read as another card than most of its corners that pair only with
     corners already paired with one of that card's: a covered card's index lying where the box's card has its own
-    corner, read as that card, is no misread corner of it (a misread corner is the only partner of one)."""
+    corner, read as that card, is no misread corner of it (a misread corner is the only partner of one). An index
+    boxed twice (``same_place``) is no partner of itself."""
     got = [n for n in names if n]
     if not got:
         return np.zeros(len(names), bool)
-    card = max(set(got), key=got.count)
+    card = max(sorted(set(got)), key=got.count)
     mine = names == card
-    free = mine & ~(paired & mine[None, :]).any(axis=1)  # the card's corners without a partner of its name
+    partners = paired & ~same_place
+    free = mine & ~(partners & mine[None, :]).any(axis=1)  # the card's corners without a partner of its name
     return (names != card) & (names != "") & ~(paired & free[None, :]).any(axis=1)
 
 
@@ -140,7 +142,8 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
                        owner: np.ndarray | None = None) -> np.ndarray:
     """(n,) True for corners outvoted inside their card: the detector's ``card`` boxes are whole faces that are
     (nearly) fully visible, so every corner inside one belongs to that one card. When its corners disagree (an
-    upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed.
+    upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed; an index
+    boxed twice counts once (its surer box), or a misread corner boxed twice would outvote the card's other corner.
     A corner belongs to a box as :func:`card_box_owners` says (the smallest holding it, paired within it);
     ``owner``: that function's answer when the caller has it already."""
     n = len(corners)
@@ -154,8 +157,15 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
             continue
+        x1, y1, x2, y2 = card_boxes.xyxy[b]
+        near = PAIR_TOLERANCE * np.array([max(x2 - x1, 1.0), max(y2 - y1, 1.0)])
         totals: dict[str, float] = {}
-        for i in members:
+        counted: list[int] = []
+        for i in sorted(members, key=lambda i: -scores[i]):
+            if any(names[j] == names[i] and (np.abs(corners.center[i] - corners.center[j]) <= near).all()
+                   for j in counted):
+                continue  # the same index boxed again
+            counted.append(i)
             totals[names[i]] = totals.get(names[i], 0.0) + float(scores[i])
         winner = max(totals, key=totals.get)
         suppressed[[i for i in members if names[i] != winner]] = True
