@@ -80,14 +80,13 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
         mirrored = np.abs((c[:, None, :] + c[None, :, :]) / 2.0 - [(x1 + x2) / 2.0, (y1 + y2) / 2.0]) <= size
         same = np.abs(c[:, None, :] - c[None, :, :]) <= size  # (k, k, 2)
         paired = mirrored.all(axis=2) | same.all(axis=2)
+        k = None if names is None else np.asarray(names, dtype=object)[members]
         if sides and (card_conf is None or card_conf[b] >= SIDE_PAIR_CONFIDENCE):
             side = (mirrored | same).all(axis=2)
-            if names is not None:
-                k = np.asarray(names, dtype=object)[members]
+            if k is not None:
                 side &= (k[:, None] == k[None, :]) & (k[:, None] != "")
             paired |= side
         np.fill_diagonal(paired, False)
-        k = None if names is None else np.asarray(names, dtype=object)[members]
         if _cards_in_box(paired, k) > 1:
             owner[members] = -1  # two cards (or more) in one box: it is no one card's
             continue
@@ -133,7 +132,7 @@ def _cards_in_box(paired: np.ndarray, names: np.ndarray | None) -> int:
     for g in groups:
         got = [n for n in names[label == g] if n]
         if got:
-            read.add(max(set(got), key=got.count))
+            read.add(max(sorted(set(got)), key=got.count))  # sorted: a tie is broken the same way every run
     return len(read)
 
 
