@@ -9,19 +9,24 @@ from assistant.commands.dataset import HARDER_CHANGES
 from vision.training.harder_photos import CHANGES, CLOSEUP_SIZE, make_closeups, make_harder
 
 
-@pytest.fixture
-def folder(tmp_path):
-    """One 120x80 photo with a bright card (box 10,20 - 40,70) on a dark table, labelled edje-style."""
-    src = tmp_path / "src"
+def labelled_folder(src, width, height, cards):
+    """An edje-style folder ``src`` with one photo ``a.png``: bright cards ``(class, x1, y1, x2, y2)`` on a dark table."""
     (src / "images").mkdir(parents=True)
-    image = np.full((80, 120, 3), 30, np.uint8)
-    image[20:70, 10:40] = 230
+    image = np.full((height, width, 3), 30, np.uint8)
+    for _, x1, y1, x2, y2 in cards:
+        image[y1:y2, x1:x2] = 230
     cv2.imwrite(str(src / "images" / "a.png"), image)
     with (src / "labels.csv").open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
-        w.writerow(["a.png", 120, 80, "king", 10, 20, 40, 70])
+        w.writerows(["a.png", width, height, *card] for card in cards)
     return src
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """One 120x80 photo with a bright card (box 10,20 - 40,70) on a dark table, labelled edje-style."""
+    return labelled_folder(tmp_path / "src", 120, 80, [("king", 10, 20, 40, 70)])
 
 
 @pytest.mark.parametrize("change", sorted(CHANGES))
@@ -57,17 +62,7 @@ def test_the_command_line_offers_every_change():
 def test_a_closeup_fills_the_frame_with_its_card_and_labels_only_whole_cards(tmp_path):
     """A 400x300 photo with two cards far apart: each close-up shows its card large, labelled where it now lies;
     the other card, out of the frame, is not labelled there."""
-    src = tmp_path / "src"
-    (src / "images").mkdir(parents=True)
-    image = np.full((300, 400, 3), 30, np.uint8)
-    image[20:180, 10:110] = 230
-    image[140:300, 290:390] = 230
-    cv2.imwrite(str(src / "images" / "a.png"), image)
-    with (src / "labels.csv").open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
-        w.writerow(["a.png", 400, 300, "king", 10, 20, 110, 180])
-        w.writerow(["a.png", 400, 300, "nine", 290, 140, 390, 300])
+    src = labelled_folder(tmp_path / "src", 400, 300, [("king", 10, 20, 110, 180), ("nine", 290, 140, 390, 300)])
     out = tmp_path / "close"
     assert make_closeups(src, out) == 2
     rows = list(csv.DictReader((out / "labels.csv").open()))

@@ -75,7 +75,7 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
         if len(members) < 2:
             continue
         x1, y1, x2, y2 = card_xyxy[b]
-        size = tolerance * np.array([max(x2 - x1, 1.0), max(y2 - y1, 1.0)])
+        size = _pair_reach(card_xyxy[b], tolerance)
         c = centres[members]
         mirrored = np.abs((c[:, None, :] + c[None, :, :]) / 2.0 - [(x1 + x2) / 2.0, (y1 + y2) / 2.0]) <= size
         same = np.abs(c[:, None, :] - c[None, :, :]) <= size  # (k, k, 2)
@@ -95,6 +95,12 @@ def card_box_owners(corner_xyxy: np.ndarray, card_xyxy: np.ndarray, card_conf: n
             sure = np.ones(len(members), bool) if name_p is None else np.asarray(name_p)[members] >= STRAY_SURE
             owner[members[_strays(paired, same.all(axis=2), k) & sure]] = -1
     return owner
+
+
+def _pair_reach(box, tolerance: float = PAIR_TOLERANCE) -> np.ndarray:
+    """How far (x, y) two corners of the card in ``box`` may be from where they should lie to count as there."""
+    x1, y1, x2, y2 = box
+    return tolerance * np.array([max(x2 - x1, 1.0), max(y2 - y1, 1.0)])
 
 
 def _strays(paired: np.ndarray, same_place: np.ndarray, names: np.ndarray) -> np.ndarray:
@@ -156,8 +162,7 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
             continue
-        x1, y1, x2, y2 = card_boxes.xyxy[b]
-        near = PAIR_TOLERANCE * np.array([max(x2 - x1, 1.0), max(y2 - y1, 1.0)])
+        near = _pair_reach(card_boxes.xyxy[b])
         totals: dict[str, float] = {}
         counted: list[int] = []
         for i in sorted(members, key=lambda i: -scores[i]):
