@@ -93,6 +93,8 @@ def test_no_images_given_and_bad_options():
     assert out.returncode == 2 and "--min-confidence 7.0: give a number from 0 to 1" in out.stderr
     out = run(["x.jpg", "--threads", "0"])
     assert out.returncode == 2 and "--threads 0: give 1 or more" in out.stderr
+    out = run(["x.jpg", "--zoom", "0.5"])
+    assert out.returncode == 2 and "--zoom 0.5: give a number from 1 (off) to 4" in out.stderr
 
 
 def test_bench_prints_median_and_p95(scene_dir):
@@ -167,3 +169,19 @@ def test_a_photo_reads_every_corner_on_its_own_and_the_bench_times_the_cameras_w
     common = dict(model=FAKE, box_threshold=0.1, min_confidence=0.3, tile="auto", imgsz=None, threads=1)
     assert load_detector(Namespace(**common, bench=False)).share_confidence > 1
     assert load_detector(Namespace(**common, bench=True)).share_confidence < 1
+
+
+def test_reading_a_table_looks_closer_and_asks_more_of_a_name_unless_told_otherwise():
+    """``--table`` also reads the photo enlarged 1.5x in tiles (the small corners of covered cards) and reports
+    cards from confidence 0.4 (the small corners' names are less sure); plain photos neither."""
+    from argparse import Namespace
+
+    from assistant.commands.detect import load_detector
+
+    common = dict(model=FAKE, box_threshold=0.1, tile="auto", imgsz=None, threads=1, bench=False)
+    photo = load_detector(Namespace(**common, min_confidence=None))
+    assert (photo.zoom, photo.min_card_confidence) == (1.0, 0.3)
+    table = load_detector(Namespace(**common, min_confidence=None, table=True))
+    assert (table.zoom, table.min_card_confidence) == (1.5, 0.4)
+    told = load_detector(Namespace(**common, min_confidence=0.2, table=True, zoom=1.0))
+    assert (told.zoom, told.min_card_confidence) == (1.0, 0.2)

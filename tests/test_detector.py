@@ -115,6 +115,28 @@ def test_tiling_only_for_photos_too_large_for_the_whole_image_pass(fake):
     assert Detector(model_dir=FAKE, tile="off").tile_plan((3024, 4032)) is None
 
 
+def test_a_zoom_enlarges_only_pictures_the_detector_sees_whole():
+    zoomed = Detector(model_dir=FAKE, zoom=1.5)
+    assert zoomed.zoom_for((480, 640)) == 1.5
+    assert zoomed.zoom_for((960, 1280)) == 1.5
+    assert zoomed.zoom_for((3024, 4032)) == 1.0  # a large photo is tiled finely anyway
+    assert Detector(model_dir=FAKE, zoom=1.5, tile="off").zoom_for((480, 640)) == 1.0
+    assert Detector(model_dir=FAKE).zoom_for((480, 640)) == 1.0
+    with pytest.raises(ValueError, match="zoom 0.5"):
+        Detector(model_dir=FAKE, zoom=0.5)
+
+
+def test_a_zoomed_read_is_in_the_photos_own_pixels_and_keeps_the_whole_pictures_cards(fake):
+    plain = fake.detect(fake_scene())
+    zoomed = Detector(model_dir=FAKE, zoom=1.5).detect(fake_scene())
+    assert zoomed.image_hw == (480, 640) and zoomed.tiles == 5  # the enlarged picture whole, then in 4 tiles
+    assert np.all(zoomed.detections.xyxy >= 0) and np.all(zoomed.detections.xyxy[:, [0, 2]] <= 640)
+    assert np.all(zoomed.detections.xyxy[:, [1, 3]] <= 480)
+    for card in plain.cards:  # (the fake detector reports the same boxes in every tile: extra cards are its own)
+        again = next(c for c in zoomed.cards if c.card == card.card)
+        assert again.box == pytest.approx(card.box, abs=6)
+
+
 def test_model_folder_errors_name_the_file(tmp_path):
     with pytest.raises(ModelFileError, match="nowhere"):
         Detector(model_dir=tmp_path / "nowhere")

@@ -112,7 +112,10 @@ class Detector:
     whole card, ``vision.pips``) when True or, with None, when the model folder declares one; False (the default:
     a few ms a card, too slow for every card of every camera frame) never; only corners classified anew get it
     (with ``previous``, the reused ones keep their names); ``pip_model`` / ``pip_weight`` / ``min_pips``: another
-    ONNX pip look, the exponent of a card's pip suit shares, the least summed pip weight for them to count.
+    ONNX pip look, the exponent of a card's pip suit shares, the least summed pip weight for them to count;
+    ``zoom``: above 1, a picture the detector sees whole (no tiles) is enlarged this much and read in tiles of
+    the detector's input, so that corner indices too small for the whole-picture pass are found (covered cards
+    of fanned hands: ``patience detect --table``; ~4-5 detector passes at 1.5, so not for the camera).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -125,7 +128,7 @@ class Detector:
                  suit_model: str | Path | None = None, suit_weight: float | None = None,
                  suit_below: float | None = None, balance: bool = False, pips: bool | None = False,
                  pip_model: str | Path | None = None, pip_weight: float | None = None,
-                 min_pips: float | None = None):
+                 min_pips: float | None = None, zoom: float = 1.0):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -157,6 +160,9 @@ class Detector:
         self.min_index_px = min_index_px
         self.min_model_px = min_model_px
         self.tile = tile
+        if not zoom >= 1.0:
+            raise ValueError(f"zoom {zoom}: give 1 (off) or more, e.g. 1.5")
+        self.zoom = float(zoom)
         self.reach = reach
         self.share_confidence = share_confidence
         self.tta_below = tta_below
@@ -273,12 +279,26 @@ class Detector:
             return None
         return tile_hw, int(min(tile_hw) * 0.25)
 
-    def find_boxes(self, image_bgr: np.ndarray, progress=None) -> tuple[Detections, int]:
+    def zoom_for(self, image_hw: tuple[int, int]) -> float:
+        """How much :meth:`detect` enlarges a picture of ``image_hw`` before reading it: ``zoom`` for a picture the
+        detector sees whole, 1 for one it tiles anyway (a large photo) or when ``zoom`` or tiling is off."""
+        if self.zoom <= 1.0 or self.tile == "off" or self.tile_plan(image_hw) is not None:
+            return 1.0
+        return self.zoom
+
+    def find_boxes(self, image_bgr: np.ndarray, progress=None, fine: bool = False) -> tuple[Detections, int]:
         """Stage 1: detector boxes in image pixels (whole image, plus tiles for large photos). (boxes, n_passes)
-        ``progress(done, total)``: called after each detector pass (a 6000x6000 photo takes about 100)."""
+        ``progress(done, total)``: called after each detector pass (a 6000x6000 photo takes about 100).
+        ``fine``: also tiles of the detector's own input size where the whole image needs none (an enlarged
+        picture, :meth:`zoom_for`)."""
         from vision.tiling import plan_tiles
 
         plan = self.tile_plan(image_bgr.shape[:2])
+        if plan is None and fine:
+            ih, iw = self.yolo.input_hw
+            plan = (ih, iw), int(min(ih, iw) * 0.25)
+            if image_bgr.shape[0] <= ih and image_bgr.shape[1] <= iw:
+                plan = None  # the picture fits one tile: the whole-picture pass already sees it at full size
         n = 1 if plan is None else 1 + len(plan_tiles(image_bgr.shape[:2], *plan))
         whole = self.yolo.detect(image_bgr)
         if progress is not None:
@@ -568,10 +588,16 @@ class Detector:
         elif image_bgr.shape[2] == 4:
             image_bgr = image_bgr[..., :3]
         image_bgr = np.ascontiguousarray(image_bgr)
+        photo_hw = image_bgr.shape[:2]
+        zoom = self.zoom_for(photo_hw) if previous is None else 1.0
+        if zoom > 1.0:
+            import cv2
+
+            image_bgr = cv2.resize(image_bgr, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         if not prepared:
             image_bgr = self.prepare(image_bgr)
         t0 = time.perf_counter()
-        boxes, passes = self.find_boxes(image_bgr, progress)
+        boxes, passes = self.find_boxes(image_bgr, progress, fine=zoom > 1.0)
         t1 = time.perf_counter()
         named, reused, shifts = self.name_corners(image_bgr, boxes, previous)
         t2 = time.perf_counter()
@@ -579,7 +605,7 @@ class Detector:
         t3 = time.perf_counter()
         result.tiles, result.reused, result.suit_shifts = passes, reused, shifts
         result.timings_ms = {"detect": (t1 - t0) * 1e3, "classify": (t2 - t1) * 1e3, "group": (t3 - t2) * 1e3}
-        return result
+        return result.scaled(1.0 / zoom, photo_hw) if zoom > 1.0 else result
 
     def assemble(self, named: Detections, image_hw: tuple[int, int],
                  min_card_confidence: float | None = None) -> DetectionResult:

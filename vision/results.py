@@ -40,6 +40,13 @@ class DetectionResult:
     def names(self) -> list[str]:
         return [c.card for c in self.cards]
 
+    def scaled(self, factor: float, image_hw: tuple[int, int]) -> "DetectionResult":
+        """The same reading with every box scaled by ``factor``, for a picture of ``image_hw``: a reading of an
+        enlarged copy brought back to the photo's own pixels."""
+        cards = [SeenCard(c.card, c.confidence, tuple(float(v) * factor for v in c.box), c.corners) for c in self.cards]
+        return DetectionResult(cards, self.card_detections.scaled(factor), self.detections.scaled(factor), image_hw,
+                               self.tiles, self.reused, dict(self.timings_ms), dict(self.suit_shifts))
+
     def to_json(self) -> dict:
         raw = []
         for xyxy, conf, _cls, data in self.detections:

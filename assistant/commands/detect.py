@@ -19,7 +19,8 @@ default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source che
 corner of each covered card): the basis for taking over a game in progress. It reads with ``models/table/`` (a
 detector fine-tuned with fanned hands added and a wider index classifier trained on every design's corners; the live
 camera keeps the main models), also
-with ``--eval`` and ``--bench``. ``--json`` then adds
+with ``--eval`` and ``--bench``; it also looks closer (``--zoom``: the photo enlarged 1.5x, in tiles, finds the
+small corners of covered cards) and reports cards from confidence 0.4 (``--min-confidence``). ``--json`` then adds
 ``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
 pile was seen whole, and the order of its corners is a guess).
 
@@ -40,6 +41,12 @@ from pathlib import Path
 from assistant.cli import UserError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+#: Reading a whole table (``--table``): the photo also enlarged 1.5x in tiles, which finds the small corners of
+#: covered cards, and a higher card threshold against the extra wrong names of small corners; chosen on the tuning
+#: sets fantune / facetune / closetune (docs/BENCHMARKS.md, "A closer look for reading a table", session 20).
+TABLE_ZOOM = 1.5
+TABLE_CONFIDENCE = 0.4
+PHOTO_CONFIDENCE = 0.3
 
 
 def add_parser(subparsers) -> None:
@@ -52,9 +59,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files or folders of images")
     parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
-    parser.add_argument("--min-confidence", type=float, default=0.3, metavar="P",
+    parser.add_argument("--min-confidence", type=float, default=None, metavar="P",
                         help="report cards whose confidence (detector score ** 0.5 x classifier probability) is at "
-                             "least P (default 0.3; lower finds more cards and more wrong ones)")
+                             f"least P (default {PHOTO_CONFIDENCE}, with --table {TABLE_CONFIDENCE}; lower finds more "
+                             "cards and more wrong ones)")
     parser.add_argument("--box-threshold", type=float, default=0.1, metavar="P",
                         help="keep detector boxes scoring at least P (default 0.1)")
     parser.add_argument("--imgsz", type=int, default=None, metavar="PX",
@@ -64,6 +72,10 @@ def add_parser(subparsers) -> None:
                         help="ONNX Runtime threads per model (default: 2, or 1 on a one-core machine)")
     parser.add_argument("--tile", choices=("auto", "off"), default="auto",
                         help="cut large photos into overlapping tiles so small corner indices are found (default auto)")
+    parser.add_argument("--zoom", type=float, default=None, metavar="Z",
+                        help="also read a photo the detector sees whole enlarged Z times, in tiles, for corner "
+                             f"indices too small for one look (default {TABLE_ZOOM} with --table, else 1: off; "
+                             "about 4x the time at 1.5)")
     parser.add_argument("--no-face", action="store_true",
                         help="no second look at whole cards: names from the corner indices alone (as before the face "
                              "classifier, models/cardface.onnx)")
@@ -142,9 +154,14 @@ def load_detector(args):
     # given to its partners in the same card box unread, misnames covered cards where one box holds a fan or two
     # overlapping cards (docs/BENCHMARKS.md, session 19); --bench times the camera's way
     share = {} if getattr(args, "bench", False) else {"share_confidence": 2.0}
+    table = getattr(args, "table", False)
+    zoom = getattr(args, "zoom", None)
+    zoom = (TABLE_ZOOM if table else 1.0) if zoom is None else zoom
+    confidence = args.min_confidence
+    confidence = (TABLE_CONFIDENCE if table else PHOTO_CONFIDENCE) if confidence is None else confidence
     try:
-        return Detector(model_dir=model_dir, conf_threshold=args.box_threshold,
-                        min_card_confidence=args.min_confidence, tile=args.tile, imgsz=args.imgsz, **share,
+        return Detector(model_dir=model_dir, conf_threshold=args.box_threshold, zoom=zoom,
+                        min_card_confidence=confidence, tile=args.tile, imgsz=args.imgsz, **share,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None,
                         balance=not getattr(args, "no_balance", False),
@@ -154,8 +171,10 @@ def load_detector(args):
 
 
 def run(args) -> int:
+    if getattr(args, "zoom", None) is not None and not 1.0 <= args.zoom <= 4.0:
+        raise UserError(f"--zoom {args.zoom}: give a number from 1 (off) to 4, e.g. 1.5")
     for option, value in (("--min-confidence", args.min_confidence), ("--box-threshold", args.box_threshold)):
-        if not 0.0 <= value <= 1.0:
+        if value is not None and not 0.0 <= value <= 1.0:
             raise UserError(f"{option} {value}: give a number from 0 to 1, e.g. 0.3")
     if args.threads is not None and args.threads < 1:
         raise UserError(f"--threads {args.threads}: give 1 or more")
