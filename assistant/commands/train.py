@@ -10,6 +10,7 @@
     patience train cardface --hours 1                 # whole-card face classifier -> models/cardface.onnx (second look)
     patience train suit --hours 0.8                   # suit look at the 64 px corner crop -> models/suitlook.onnx
     patience train pips --wire                        # pip look: the suit of the pips in a whole card's middle
+    patience train stream --device cuda --workers 14 --seconds 380 --batch 1024   # index classifiers on a GPU
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -86,6 +87,11 @@ def add_parser(subparsers) -> None:
     q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
     q.add_argument("--min-pips", type=float, default=MIN_PIPS,
                    help="with --wire: the least summed pip weight of a card for its pips to count")
+    from vision.training import stream_train
+
+    s = sub.add_parser("stream", help="index classifiers trained on a stream of freshly rendered scenes: many CPU "
+                                      "workers render, a GPU learns (a machine with many cores and a GPU)")
+    stream_train.add_arguments(s)
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -121,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.step is None:
-        raise UserError("say which step: detector, classifier, cardface, suit, pips, export, report or all "
+        raise UserError("say which step: detector, classifier, stream, cardface, suit, pips, export, report or all "
                         "(patience train --help)")
     try:
         import torch  # noqa: F401
@@ -227,6 +233,13 @@ def run(args: argparse.Namespace) -> int:
         _suitlook(train, crops, args)
     elif args.step == "pips":
         _pips(train, args)
+    elif args.step == "stream":
+        from vision.training import stream_train
+
+        try:
+            stream_train.run(args, log=lambda m: print(m, flush=True))
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)

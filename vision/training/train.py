@@ -137,20 +137,25 @@ SUIT_CLASSES = ("s", "h", "d", "c")  # the suit look's classes, in CARD_NAMES' s
 CROPNET_WIDTH = 2  # the committed classifier; width 1 (16-32-64-64, ~0.2 M parameters) underfitted
 
 
-def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH, input_size: int = CLASSIFIER_INPUT):
+def make_cropnet(n_classes: int = 52, width: int = CROPNET_WIDTH, input_size: int = CLASSIFIER_INPUT, stem: int = 0):
     """A small CNN for square RGB index crops (32 px: width 2 is conv 32-64-128-128 + FC 256, ~0.8 M parameters,
-    ~20 M multiply-adds per crop; 48 px: 2.25x the convolutions)."""
+    ~20 M multiply-adds per crop; 48 px: 2.25x the convolutions). ``stem`` > 0: a first stride-2 convolution with
+    that many channels, so a 64 px crop keeps its detail for about the cost of a 32 px one (the rest of the net
+    runs at half the input size)."""
     from torch import nn
 
-    def block(cin, cout):
-        return [nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+    def block(cin, cout, stride=1):
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     c1, c2, c3 = 16 * width, 32 * width, 64 * width
+    head = block(3, stem, 2) if stem else []
+    size = input_size // 2 if stem else input_size
     return nn.Sequential(
-        *block(3, c1), nn.MaxPool2d(2),  # 16x16
+        *head,
+        *block(stem or 3, c1), nn.MaxPool2d(2),  # 16x16
         *block(c1, c2), nn.MaxPool2d(2),  # 8x8
         *block(c2, c3), *block(c3, c3), nn.MaxPool2d(2),  # 4x4 at 32 px: where things are still matters (6 vs 9)
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * (input_size // 8) ** 2, 128 * width), nn.ReLU(inplace=True), nn.Dropout(0.2),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(c3 * (size // 8) ** 2, 128 * width), nn.ReLU(inplace=True), nn.Dropout(0.2),
         nn.Linear(128 * width, n_classes),
     )
 
@@ -390,13 +395,15 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     size = int(state.get("input_size", CLASSIFIER_INPUT))
     classes = tuple(state.get("classes", CARD_NAMES))
     width = int(state.get("width", CROPNET_WIDTH))
-    model = make_cropnet(len(classes), width=width, input_size=size)
+    stem = int(state.get("stem", 0))
+    model = make_cropnet(len(classes), width=width, input_size=size, stem=stem)
     model.load_state_dict(state["model"])
     model.eval()
     full = torch.nn.Sequential(model, torch.nn.Softmax(dim=1)).eval()
     out.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model.state_dict(), "classes": list(classes),
-                "arch": f"vision.training.train.make_cropnet({len(classes)}, width={width}, input_size={size})",
+                "arch": f"vision.training.train.make_cropnet({len(classes)}, width={width}, input_size={size}"
+                        + (f", stem={stem})" if stem else ")"),
                 "input": f"nx3x{size}x{size} RGB 0..1", "val_top1": state.get("val_top1")}, out / f"{filename}.pt")
     n = size
     dummy = torch.zeros(1, 3, n, n)

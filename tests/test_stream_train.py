@@ -1,0 +1,67 @@
+"""The stream trainer's parts that need no artwork: the crop buffer, the scene jobs, the GPU-side variety and the
+classifier shapes (the torch parts are skipped where torch is not installed, as in CI)."""
+
+import numpy as np
+import pytest
+
+from vision.training.stream_train import ARCHS, CROP, NONE_ID, CropBuffer, _jobs
+
+
+def test_the_buffer_keeps_the_newest_crops_when_full():
+    buf = CropBuffer(capacity=5)
+    for k in range(3):
+        x = np.full((3, CROP, CROP, 3), k, np.uint8)
+        buf.add(x, np.array([k, k, NONE_ID], np.int16), "fan" if k else "tommy")
+    assert buf.n == 5 and buf.written == 9 and buf.scenes == 3
+    assert buf.layouts == {"tommy": 1, "fan": 2}
+    # slots 0..4 were written by crops 5..8 and 4: the first scene's crops are gone
+    assert set(buf.x[:, 0, 0, 0].tolist()) == {1, 2}
+    xb, yb = buf.sample(np.random.default_rng(0), 64)
+    assert xb.shape == (64, CROP, CROP, 3) and set(yb.tolist()) <= {1, 2, NONE_ID}
+
+
+def test_scene_jobs_are_numbered_and_a_share_are_fanned_hands():
+    jobs = list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000))
+    assert [j[2] for j in jobs[:3]] == [10, 11, 12] and len(jobs) == 2000
+    fans = sum(j[3] == "fan" for j in jobs)
+    assert 0.25 < fans / len(jobs) < 0.35
+    assert {j[3] for j in jobs} == {"fan", None}
+    assert jobs == list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000))  # seeded: the same jobs again
+
+
+def test_every_shape_names_53_classes_from_its_own_input():
+    torch = pytest.importorskip("torch")
+    from vision.training.train import make_cropnet
+
+    for cfg in ARCHS.values():
+        model = make_cropnet(NONE_ID + 1, **cfg).eval()
+        with torch.no_grad():
+            out = model(torch.zeros(2, 3, cfg["input_size"], cfg["input_size"]))
+        assert out.shape == (2, NONE_ID + 1)
+    # without a stem the layers are those of the committed classifiers (their checkpoints still load)
+    assert make_cropnet(53, width=3)[0].stride == (1, 1)
+    assert make_cropnet(53, width=3, input_size=64, stem=32)[0].stride == (2, 2)
+
+
+def test_gpu_variety_keeps_the_crop_and_turns_it():
+    torch = pytest.importorskip("torch")
+    from vision.training.stream_train import gpu_augment, plain_input, to_input
+
+    x = np.zeros((256, CROP, CROP, 3), np.uint8)
+    x[:, :8, :8] = (255, 0, 0)  # a blue (BGR) mark in the top-left corner
+    gen = torch.Generator().manual_seed(1)
+    out = gpu_augment(torch.from_numpy(x), gen)
+    assert out.shape == (256, 3, CROP, CROP) and out.dtype == torch.float32
+    assert float(out.min()) >= 0.0 and float(out.max()) <= 1.0
+    # the mark stays blue (RGB: the third channel) and lands in each of the four corners (quarter turns)
+    corners = torch.stack([out[:, 2, :6, :6].mean((1, 2)), out[:, 2, :6, -6:].mean((1, 2)),
+                           out[:, 2, -6:, -6:].mean((1, 2)), out[:, 2, -6:, :6].mean((1, 2))], 1)
+    where = corners.argmax(1)
+    assert set(where.tolist()) == {0, 1, 2, 3}
+    assert float((corners.max(1).values > 0.3).float().mean()) > 0.4  # half are also turned by up to 25 degrees
+    again = gpu_augment(torch.from_numpy(x), torch.Generator().manual_seed(1))
+    assert torch.equal(out, again)  # seeded
+    plain = plain_input(torch.from_numpy(x))
+    assert float(plain[0, 2, 0, 0]) == 1.0 and float(plain[0, 0, 0, 0]) == 0.0
+    assert to_input(plain, 32).shape == (256, 3, 32, 32)
+    assert float(to_input(plain, 32)[0, 2, 0, 0]) == 1.0  # 2x2 averaging inside the mark

@@ -1,0 +1,469 @@
+"""Index classifiers trained on a stream of freshly rendered scenes: many CPU workers render, one GPU learns.
+
+The CPU recipe (``patience train classifier``) learns from a fixed store of ~90 000 crops for a few passes, all that
+a 2-core machine allows. Given many cores and a GPU (the device machine some sessions are lent), scenes can be
+rendered about as fast as they are learned: workers render training scenes (training designs only; a share of
+fanned hands and of the npm decks) and cut every readable corner index and a few negatives (the detector's false
+boxes and random boxes, class ``none``) into a crop buffer; the trainer draws batches from the buffer, varies them
+on the GPU (``gpu_augment``: what ``train._augment`` does on the CPU) and trains several classifier shapes
+(``ARCHS``) side by side on the same batches. The per-check crops come from held-out-design scenes (never trained
+on). Each shape's best checkpoint is written in the form ``train.export_classifier`` reads. It runs on a CPU too,
+slowly (the tests run it for seconds).
+
+    python -m vision.training.stream_train --out runs/stream --seconds 420 --workers 14 --device cuda
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_names import CARD_NAMES, NONE_CLASS
+
+CLASSES: tuple[str, ...] = CARD_NAMES + (NONE_CLASS,)
+NONE_ID = len(CARD_NAMES)
+CROP = 64  # px: the stored crop (``scenes.CROP_SIZE``); each shape shrinks it to its own input
+# name -> make_cropnet arguments. Shapes whose checkpoint would exceed ~16 MB (a 64 px input without a stem) are left out.
+ARCHS: dict[str, dict] = {
+    "w2_32": {"width": 2, "input_size": 32},  # the main classifier's shape
+    "w3_32": {"width": 3, "input_size": 32},  # the table classifier's shape
+    "w4_32": {"width": 4, "input_size": 32},
+    "w3s_64": {"width": 3, "input_size": 64, "stem": 32},  # 64 px detail through a stride-2 first layer
+    "w4s_64": {"width": 4, "input_size": 64, "stem": 32},
+}
+TRAIN_MIN_PX = 12.0  # training crops: indices at least this long and this uncovered (as ``patience train classifier``)
+TRAIN_MIN_VISIBLE = 0.7
+
+_YOLO = None
+_INDEX_CLASS = 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Workers: one scene -> its crops
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _worker_init(cache: str, split: str, registry_share: float, detector: str | None) -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+    from vision.training import synth
+
+    synth._init(cache, split, registry_share=registry_share)
+    global _YOLO, _INDEX_CLASS
+    if detector:
+        from vision.onnx_backend import OnnxYolo
+
+        _YOLO = OnnxYolo(detector, conf_threshold=0.05, threads=1)
+        _INDEX_CLASS = _YOLO.classes.index("index") if "index" in _YOLO.classes else 0
+
+
+def scene_crops(job) -> tuple[np.ndarray, np.ndarray, str]:
+    """Render scene ``job = (seed, split, i, layout, min_px, min_visible)``; its readable index crops (label = card
+    number) and negatives (label ``NONE_ID``) as (n, 64, 64, 3) BGR uint8 and (n,) int16, and its layout."""
+    from vision.training import negatives, synth
+    from vision.training.scenes import crop_index
+
+    seed, split, i, layout, min_px, min_visible = job
+    scene, rng = synth.render_one(seed, split, i, layout)
+    crops, labels = [], []
+    for ix in scene.indices:
+        x0, y0, x1, y1 = ix.box
+        if max(x1 - x0, y1 - y0) < min_px or ix.visible < min_visible:
+            continue
+        crops.append(crop_index(scene.image, ix.box, jitter=(rng, 0.08, 1.1, 1.6)))
+        labels.append(CARD_NAMES.index(ix.card))
+    meta = {"indices": [{"quad": ix.quad.tolist()} for ix in scene.indices]}
+    detected = None
+    if _YOLO is not None:
+        d = _YOLO.detect(scene.image)
+        d = d[d.class_id == _INDEX_CLASS]
+        detected = np.concatenate([d.xyxy, d.confidence[:, None]], 1) if len(d) else None
+    for crop in negatives.scene_negatives(scene.image, meta, rng, detected, n_random=2, n_hard=3):
+        crops.append(crop)
+        labels.append(NONE_ID)
+    if not crops:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int16), scene.layout
+    return np.stack(crops), np.asarray(labels, np.int16), scene.layout
+
+
+def _jobs(seed: int, split: str, start: int, fan_share: float, min_px: float, min_visible: float, count=None):
+    """Scene jobs ``start, start + 1, ...``: a ``fan_share`` of them fanned hands, the rest the default mix."""
+    i = start
+    while count is None or i < start + count:
+        fan = np.random.default_rng([seed, 99, i]).random() < fan_share
+        yield (seed, split, i, "fan" if fan else None, min_px, min_visible)
+        i += 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# GPU-side variety (``train._augment`` in torch)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def gpu_augment(x, gen):
+    """(B, 64, 64, 3) BGR uint8 tensor -> (B, 3, 64, 64) RGB float 0..1 with quarter turns, small rotations and
+    scalings, blur, lower resolution, brightness/contrast/colour and noise, drawn from ``gen``."""
+    import torch
+    import torch.nn.functional as F
+
+    dev = x.device
+    b, n = x.shape[0], x.shape[1]
+    x = x.flip(-1).permute(0, 3, 1, 2).float() / 255.0  # BGR -> RGB, NCHW
+
+    def u(lo, hi, *shape):
+        return torch.rand(*shape, generator=gen, device=dev) * (hi - lo) + lo
+
+    def chance(p):
+        return torch.rand(b, generator=gen, device=dev) < p
+
+    turns = torch.randint(0, 4, (b,), generator=gen, device=dev)
+    for k in (1, 2, 3):
+        m = turns == k
+        if m.any():
+            x[m] = torch.rot90(x[m], k, dims=(2, 3))
+    m = chance(0.5)
+    if m.any():
+        k = int(m.sum())
+        a = u(-25, 25, k) * np.pi / 180
+        s = u(0.9, 1.1, k)
+        theta = torch.zeros(k, 2, 3, device=dev)
+        theta[:, 0, 0] = torch.cos(a) / s
+        theta[:, 0, 1] = -torch.sin(a) / s
+        theta[:, 1, 0] = torch.sin(a) / s
+        theta[:, 1, 1] = torch.cos(a) / s
+        grid = F.affine_grid(theta, (k, 3, n, n), align_corners=False)
+        x[m] = F.grid_sample(x[m], grid, mode="bilinear", padding_mode="border", align_corners=False)
+    m = chance(0.2)
+    if m.any():
+        k = int(m.sum())
+        sigma = u(0.3, 0.8, k)
+        r = torch.arange(-2, 3, device=dev, dtype=torch.float32)
+        g = torch.exp(-(r[None] ** 2) / (2 * sigma[:, None] ** 2))
+        g = g / g.sum(1, keepdim=True)
+        ker = (g[:, :, None] * g[:, None, :]).repeat_interleave(3, 0)[:, None]  # (k*3, 1, 5, 5)
+        y = F.pad(x[m].reshape(1, k * 3, n, n), (2, 2, 2, 2), mode="replicate")
+        x[m] = F.conv2d(y, ker, groups=k * 3).reshape(k, 3, n, n)
+    m = chance(0.2)
+    if m.any():
+        idx = torch.nonzero(m).flatten()
+        for part in idx.chunk(4):
+            if len(part):
+                s = int(torch.randint(n // 2, n - 4, (1,), generator=gen, device=dev))
+                small = F.interpolate(x[part], size=(s, s), mode="area")
+                x[part] = F.interpolate(small, size=(n, n), mode="bilinear", align_corners=False)
+    x = x * u(0.6, 1.3, b, 1, 1, 1) + u(-30, 30, b, 1, 1, 1) / 255.0
+    x = x * u(0.85, 1.15, b, 3, 1, 1)
+    m = chance(0.3)
+    if m.any():
+        x[m] = x[m] + torch.randn(x[m].shape, generator=gen, device=dev) * (5 / 255.0)
+    return x.clamp_(0, 1)
+
+
+def to_input(x, size: int):
+    """The 64 px RGB batch shrunk to a shape's input (area averaging, as ``cv2.INTER_AREA``)."""
+    import torch.nn.functional as F
+
+    return x if x.shape[-1] == size else F.interpolate(x, size=(size, size), mode="area")
+
+
+def plain_input(x_uint8):
+    """(B, 64, 64, 3) BGR uint8 tensor -> (B, 3, 64, 64) RGB float 0..1, no variety (the checks)."""
+    return x_uint8.flip(-1).permute(0, 3, 1, 2).float() / 255.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class CropBuffer:
+    """Crops and labels appended by a reader thread, drawn at random by the trainer; when full, the oldest go."""
+
+    def __init__(self, capacity: int):
+        self.x = np.empty((capacity, CROP, CROP, 3), np.uint8)
+        self.y = np.empty(capacity, np.int16)
+        self.capacity, self.n, self.written = capacity, 0, 0
+        self.scenes = 0
+        self.layouts: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def add(self, x: np.ndarray, y: np.ndarray, layout: str) -> None:
+        with self.lock:
+            for xi, yi in zip(x, y):
+                k = self.written % self.capacity
+                self.x[k], self.y[k] = xi, yi
+                self.written += 1
+            self.n = min(self.written, self.capacity)
+            self.scenes += 1
+            self.layouts[layout] = self.layouts.get(layout, 0) + 1
+
+    def sample(self, rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        idx = rng.integers(0, self.n, batch)
+        return self.x[idx], self.y[idx]
+
+
+def render_checks(pool, seed: int, scenes: int, fan_scenes: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The per-check crops: held-out-design scenes of the default mix and of fanned hands (every index of at
+    least 8 px, covered or not, as the tuning builds' val crops), with their negatives."""
+    from vision.training.synth import MIN_CROP_PX
+
+    out = {}
+    for name, layout, count in (("mix", None, scenes), ("fan", "fan", fan_scenes)):
+        jobs = [(seed, "val", i, layout, MIN_CROP_PX, 0.0) for i in range(count)]
+        parts = [r for r in pool.imap(scene_crops, jobs, chunksize=2) if len(r[1])]
+        if parts:
+            out[name] = (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]).astype(np.int64))
+    return out
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int = 1024) -> dict:
+    """Card top-1 and suit accuracy on the card crops, ``none`` recall on the negatives, cards lost to ``none``."""
+    import torch
+
+    model.eval()
+    preds = []
+    with torch.no_grad():
+        for s in range(0, len(x), batch):
+            xb = plain_input(torch.from_numpy(x[s : s + batch]).to(device))
+            preds.append(model(to_input(xb, size)).float().argmax(1).cpu().numpy())
+    model.train()
+    p = np.concatenate(preds)
+    cards = y < NONE_ID
+    out = {"top1": float((p[cards] == y[cards]).mean()),
+           "suit": float(((p[cards] // 13) == (y[cards] // 13))[p[cards] < NONE_ID].mean()) if (p[cards] < NONE_ID).any() else 0.0,
+           "cards_none": float((p[cards] == NONE_ID).mean())}
+    if (~cards).any():
+        out["none_recall"] = float((p[~cards] == NONE_ID).mean())
+    return out
+
+
+def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict] | None = None, batch: int = 512,
+                 lr: float = 3e-3, device: str = "cuda", seed: int = 0, cache: Path | None = None,
+                 detector: Path | None = None, fan_share: float = 0.3, registry_share: float = 0.2,
+                 check_scenes: int = 150, check_fan_scenes: int = 75, check_seed: int = 1, capacity: int = 1_000_000,
+                 min_buffer: int = 20000, check_every: float = 30.0, log=print) -> dict:
+    """Render and train for ``seconds`` (the rendering of the checks and the start not counted); write
+    ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check) and
+    ``out/summary.json``; returns the summary."""
+    import multiprocessing as mp
+
+    from vision.training.artwork import CACHE
+
+    archs = dict(archs or ARCHS)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cache = str(cache or CACHE)
+    det = str(detector) if detector else None
+    ctx = mp.get_context("fork")  # before any CUDA work: the workers never touch torch
+    t_start = time.time()
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(cache, "val", 0.0, det)) as pool:
+        checks = render_checks(pool, check_seed, check_scenes, check_fan_scenes)
+    log(f"checks: {', '.join(f'{k} {len(v[1])} crops' for k, v in checks.items())} ({time.time() - t_start:.0f} s)")
+
+    buf = CropBuffer(capacity)
+    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(cache, "train", registry_share, det))
+    stop = threading.Event()
+
+    def reader():
+        jobs = _jobs(seed, "train", 0, fan_share, TRAIN_MIN_PX, TRAIN_MIN_VISIBLE)
+        try:
+            for x, y, layout in pool.imap_unordered(scene_crops, jobs, chunksize=2):
+                buf.add(x, y, layout)
+                if stop.is_set():
+                    break
+        except Exception as exc:  # a scene that fails stops the rendering; training goes on with the buffer
+            if not stop.is_set():
+                log(f"rendering stopped: {exc!r}")
+
+    threading.Thread(target=reader, daemon=True).start()
+    import torch
+
+    torch.manual_seed(seed)
+    dev = torch.device(device)
+    if dev.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+    from vision.training.train import make_cropnet
+
+    models, opts = {}, {}
+    for name, cfg in archs.items():
+        models[name] = make_cropnet(len(CLASSES), **cfg).to(dev).to(memory_format=torch.channels_last)
+        opts[name] = torch.optim.AdamW(models[name].parameters(), lr=lr, weight_decay=5e-4, fused=dev.type == "cuda")
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator(device=dev)
+    gen.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    while buf.n < min_buffer:
+        time.sleep(0.5)
+    log(f"buffer {buf.n} crops from {buf.scenes} scenes after {time.time() - t_start:.0f} s: training")
+
+    batches: queue.Queue = queue.Queue(maxsize=6)
+
+    def feeder():  # draws and uploads batches while the GPU trains
+        while not stop.is_set():
+            xb, yb = buf.sample(rng, batch)
+            xt = torch.from_numpy(xb)
+            yt = torch.from_numpy(yb.astype(np.int64))
+            if dev.type == "cuda":
+                xt, yt = xt.pin_memory(), yt.pin_memory()
+            try:
+                batches.put((xt, yt), timeout=1.0)
+            except queue.Full:
+                continue
+
+    threading.Thread(target=feeder, daemon=True).start()
+    autocast = torch.autocast(device_type=dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda")
+    best = {name: -1.0 for name in archs}
+    losses = {name: [] for name in archs}  # since the last check
+    history: list[dict] = []
+    t0 = time.time()
+    last_check, step, seen = t0, 0, 0
+
+    def check(final: bool = False) -> None:
+        row = {"seconds": round(time.time() - t0, 1), "step": step, "samples": seen, "buffer": buf.n,
+               "crops_made": buf.written, "scenes": buf.scenes}
+        for name, model in models.items():
+            size = archs[name]["input_size"]
+            res = {k: evaluate(model, x, y, size, dev) for k, (x, y) in checks.items()}
+            row[name] = res
+            row[name]["loss"] = round(float(torch.stack(losses[name]).float().mean()), 4) if losses[name] else None
+            losses[name].clear()
+            score = res["mix"]["top1"] if "mix" in res else 0.0
+            if score >= best[name]:
+                best[name] = score
+                state = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
+                torch.save({"model": state, "classes": list(CLASSES), "val_top1": score, "step": step,
+                            "samples": seen, **{k: v for k, v in archs[name].items()}}, out / f"{name}.pt")
+        history.append(row)
+        log(json.dumps(row))
+        (out / "summary.json").write_text(json.dumps({"archs": archs, "history": history, "best": best,
+                                                       "layouts": buf.layouts, "final": final}, indent=1))
+
+    while time.time() - t0 < seconds:
+        frac = (time.time() - t0) / seconds
+        rate = lr * (0.04 + 0.96 * frac / 0.05) if frac < 0.05 else lr * (0.01 + 0.99 * 0.5 * (1 + np.cos(np.pi * (frac - 0.05) / 0.95)))
+        try:
+            xt, yt = batches.get(timeout=60)
+        except queue.Empty:
+            log("no batch for 60 s: stopping")
+            break
+        xt, yt = xt.to(dev, non_blocking=True), yt.to(dev, non_blocking=True)
+        with torch.no_grad():
+            xa = gpu_augment(xt, gen).contiguous(memory_format=torch.channels_last)
+        for name, model in models.items():
+            for g in opts[name].param_groups:
+                g["lr"] = rate
+            with autocast:
+                loss = loss_fn(model(to_input(xa, archs[name]["input_size"])).float(), yt)
+            opts[name].zero_grad(set_to_none=True)
+            loss.backward()
+            opts[name].step()
+            losses[name].append(loss.detach())
+        step += 1
+        seen += len(yt)
+        if time.time() - last_check > check_every:
+            check()
+            last_check = time.time()
+    check(final=True)
+    stop.set()
+    pool.terminate()
+    return json.loads((out / "summary.json").read_text())
+
+
+def pack_artwork(cache: Path, to: Path, quality: int = 75) -> int:
+    """The rasterised decks (``cache/cards``) as lossy WebP with alpha under ``to`` (a few MB instead of ~60, to
+    travel to another machine); returns the number of faces."""
+    import shutil
+
+    import cv2
+
+    n = 0
+    src = Path(cache) / "cards"
+    for deck in sorted(d for d in src.iterdir() if d.is_dir()):
+        (to / deck.name).mkdir(parents=True, exist_ok=True)
+        for png in sorted(deck.glob("*.png")):
+            img = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+            cv2.imwrite(str(to / deck.name / f"{png.stem}.webp"), img, [cv2.IMWRITE_WEBP_QUALITY, quality])
+            n += 1
+    shutil.copy(src / "decks.json", to / "decks.json")
+    return n
+
+
+def unpack_artwork(packed: Path, cache: Path) -> int:
+    """``pack_artwork``'s folder back into ``cache/cards`` as PNG (the form ``artwork.load_decks`` reads)."""
+    import shutil
+
+    import cv2
+
+    n = 0
+    dst = Path(cache) / "cards"
+    for deck in sorted(d for d in Path(packed).iterdir() if d.is_dir()):
+        (dst / deck.name).mkdir(parents=True, exist_ok=True)
+        for w in sorted(deck.glob("*.webp")):
+            cv2.imwrite(str(dst / deck.name / f"{w.stem}.png"), cv2.imread(str(w), cv2.IMREAD_UNCHANGED))
+            n += 1
+    shutil.copy(Path(packed) / "decks.json", dst / "decks.json")
+    return n
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options of ``python -m vision.training.stream_train`` and ``patience train stream``."""
+    ap.add_argument("--out", type=Path, default=Path("runs/stream"), help="folder for <shape>.pt and summary.json")
+    ap.add_argument("--seconds", type=float, default=420.0, help="training time after the buffer is filled")
+    ap.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 2), help="rendering processes")
+    ap.add_argument("--device", default="cuda", help="torch device (cuda, cpu)")
+    ap.add_argument("--archs", default=",".join(ARCHS), help=f"shapes to train, of {', '.join(ARCHS)}")
+    ap.add_argument("--batch", type=int, default=512)
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warm-up, then cosine, over --seconds)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", type=Path, default=None, help="artwork cache (default datasets/cache)")
+    ap.add_argument("--detector", default="models/detector.onnx",
+                    help="ONNX detector whose false boxes become negatives ('' for random boxes only)")
+    ap.add_argument("--fan-share", type=float, default=0.3, help="share of training scenes that are fanned hands")
+    ap.add_argument("--registry-share", type=float, default=0.2, help="share of training tables of the npm decks")
+    ap.add_argument("--check-scenes", type=int, default=150, help="held-out scenes of the default mix for the checks")
+    ap.add_argument("--check-fan-scenes", type=int, default=75, help="held-out fanned hands for the checks")
+    ap.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
+    ap.add_argument("--capacity", type=int, default=1_000_000, help="crops kept in memory")
+    ap.add_argument("--min-buffer", type=int, default=20000, help="crops rendered before training starts")
+    ap.add_argument("--pack", type=Path, default=None, help="only write the artwork cache as WebP into this folder")
+    ap.add_argument("--unpack", type=Path, default=None, help="first unpack a --pack folder into the cache")
+
+
+def run(a: argparse.Namespace, log=print) -> int:
+    """Pack, or (unpack and) train, as the options say."""
+    from vision.training.artwork import CACHE
+
+    if a.pack:
+        log(f"{pack_artwork(a.cache or CACHE, a.pack)} faces packed into {a.pack}")
+        return 0
+    names = [n for n in a.archs.split(",") if n]
+    unknown = [n for n in names if n not in ARCHS]
+    if unknown or not names:
+        raise ValueError(f"unknown shapes {unknown or a.archs!r}; known: {', '.join(ARCHS)}")
+    if a.unpack:
+        log(f"{unpack_artwork(a.unpack, a.cache or CACHE)} faces unpacked")
+    train_stream(a.out, a.seconds, a.workers, {n: ARCHS[n] for n in names}, batch=a.batch, lr=a.lr, device=a.device,
+                 seed=a.seed, cache=a.cache, detector=Path(a.detector) if a.detector else None, fan_share=a.fan_share,
+                 registry_share=a.registry_share, check_scenes=a.check_scenes, check_fan_scenes=a.check_fan_scenes,
+                 capacity=a.capacity, min_buffer=a.min_buffer, check_every=a.check_every, log=log)
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap)
+    a = ap.parse_args(argv)
+    try:
+        return run(a, log=lambda m: print(m, flush=True))
+    except ValueError as exc:
+        ap.error(str(exc))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
