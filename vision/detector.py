@@ -115,7 +115,9 @@ class Detector:
     ONNX pip look, the exponent of a card's pip suit shares, the least summed pip weight for them to count;
     ``zoom``: above 1, a picture the detector sees whole (no tiles) is enlarged this much and read in tiles of
     the detector's input, so that corner indices too small for the whole-picture pass are found (covered cards
-    of fanned hands: ``patience detect --table``; ~4-5 detector passes at 1.5, so not for the camera).
+    of fanned hands: ``patience detect --table``; ~4-5 detector passes at 1.5, so not for the camera);
+    ``classifier_model``: an ONNX index classifier to use instead of the manifest's (a photo read at leisure can
+    afford a larger one than the camera: ``vision.model_files.photo_classifier``).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,
@@ -128,7 +130,7 @@ class Detector:
                  suit_model: str | Path | None = None, suit_weight: float | None = None,
                  suit_below: float | None = None, balance: bool = False, pips: bool | None = False,
                  pip_model: str | Path | None = None, pip_weight: float | None = None,
-                 min_pips: float | None = None, zoom: float = 1.0):
+                 min_pips: float | None = None, zoom: float = 1.0, classifier_model: str | Path | None = None):
         self.model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
         self.spec = ModelSpec.from_dir(self.model_dir)
         if not self.spec.detector.is_file():
@@ -145,7 +147,12 @@ class Detector:
             if self.spec.classifier is None or not self.spec.classifier.is_file():
                 raise ModelFileError(f"classifier model {self.spec.classifier or self.model_dir / 'classifier.onnx'} "
                                      "not found: the detector finds corners but names no cards")
-            self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes, threads=threads)
+            if classifier_model is not None:  # another index classifier (its class names from its own metadata)
+                if not Path(classifier_model).is_file():
+                    raise ModelFileError(f"classifier model {classifier_model} not found")
+                self.classifier = OnnxClassifier(classifier_model, None, threads=threads)
+            else:
+                self.classifier = OnnxClassifier(self.spec.classifier, self.spec.classifier_classes, threads=threads)
             try:  # a class "none" (not a corner index: clutter, pips, pictures) names no card
                 self.classifier_names = ["" if n.strip().lower() == NONE_CLASS else normalize_card(n)
                                          for n in self.classifier.classes]

@@ -36,6 +36,16 @@ def table_model_dir(model_dir: str | Path | None = None) -> Path:
     return sub if (sub / MANIFEST).is_file() else base
 
 
+def photo_classifier(model_dir: str | Path | None = None) -> Path | None:
+    """The index classifier for photos read at leisure (``patience detect`` on a photo, ``score-photo``,
+    ``shuffle-photo``): the table folder's larger one (session 21: a 64 px classifier, ~5x the live one's work per
+    corner, which the camera's 40 ms a frame cannot afford) where the folder has it, else None (the folder's own)."""
+    table = table_model_dir(model_dir)
+    path = table / "classifier.onnx"
+    base = Path(model_dir) if model_dir is not None else default_model_dir()
+    return path if table != base and path.is_file() else None
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """What is in a model folder."""

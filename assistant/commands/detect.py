@@ -143,6 +143,7 @@ def read_image(path: Path):
 
 def load_detector(args):
     from vision.detector import Detector
+    from vision.model_files import photo_classifier
     from vision.onnx_backend import ModelFileError
 
     model_dir = args.model
@@ -155,13 +156,16 @@ def load_detector(args):
     # overlapping cards (docs/BENCHMARKS.md, session 19); --bench times the camera's way
     share = {} if getattr(args, "bench", False) else {"share_confidence": 2.0}
     table = getattr(args, "table", False)
+    # a photo read at leisure names its corners with the larger classifier of the table folder; --bench times the
+    # camera's way, with the live one (docs/BENCHMARKS.md, session 21)
+    photo = {} if table or getattr(args, "bench", False) else {"classifier_model": photo_classifier(args.model)}
     zoom = getattr(args, "zoom", None)
     zoom = (TABLE_ZOOM if table else 1.0) if zoom is None else zoom
     confidence = args.min_confidence
     confidence = (TABLE_CONFIDENCE if table else PHOTO_CONFIDENCE) if confidence is None else confidence
     try:
         return Detector(model_dir=model_dir, conf_threshold=args.box_threshold, zoom=zoom,
-                        min_card_confidence=confidence, tile=args.tile, imgsz=args.imgsz, **share,
+                        min_card_confidence=confidence, tile=args.tile, imgsz=args.imgsz, **share, **photo,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None,
                         balance=not getattr(args, "no_balance", False),
