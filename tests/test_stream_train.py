@@ -65,3 +65,16 @@ def test_gpu_variety_keeps_the_crop_and_turns_it():
     assert float(plain[0, 2, 0, 0]) == 1.0 and float(plain[0, 0, 0, 0]) == 0.0
     assert to_input(plain, 32).shape == (256, 3, 32, 32)
     assert float(to_input(plain, 32)[0, 2, 0, 0]) == 1.0  # 2x2 averaging inside the mark
+
+
+def test_the_cli_names_the_same_shapes_without_loading_training_code():
+    import subprocess
+    import sys
+
+    from assistant.commands.train import STREAM_SHAPES
+
+    assert STREAM_SHAPES == tuple(ARCHS)
+    probe = ("import sys; from assistant.cli import build_parser; build_parser(); "
+             "print(any(m.startswith('vision.training') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

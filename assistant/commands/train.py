@@ -87,11 +87,9 @@ def add_parser(subparsers) -> None:
     q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
     q.add_argument("--min-pips", type=float, default=MIN_PIPS,
                    help="with --wire: the least summed pip weight of a card for its pips to count")
-    from vision.training import stream_train
-
     s = sub.add_parser("stream", help="index classifiers trained on a stream of freshly rendered scenes: many CPU "
                                       "workers render, a GPU learns (a machine with many cores and a GPU)")
-    stream_train.add_arguments(s)
+    _stream_arguments(s)
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
     e.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -112,6 +110,63 @@ def add_parser(subparsers) -> None:
     a.add_argument("--classifier3-hours", type=float, default=1.25,
                    help="the final classifier: 52 cards + none, with glyph and negative crops (default 1.25)")
     p.set_defaults(func=run, step=None)
+
+
+#: the classifier shapes of ``vision.training.stream_train.ARCHS`` (named here so that building the CLI loads no
+#: training code; tests/test_stream_train.py checks that the two agree)
+STREAM_SHAPES = ("w2_32", "w3_32", "w4_32", "w3s_64", "w4s_64")
+
+
+def _stream_arguments(s) -> None:
+    """The options of ``patience train stream`` (``vision.training.stream_train.train_stream``)."""
+    s.add_argument("--out", type=Path, default=Path("runs/stream"), help="folder for <shape>.pt and summary.json")
+    s.add_argument("--seconds", type=float, default=420.0, help="training time after the buffer is filled")
+    s.add_argument("--workers", type=int, default=None, help="rendering processes (default: the cores but two)")
+    s.add_argument("--device", default="cuda", help="torch device (cuda, cpu)")
+    s.add_argument("--archs", default=",".join(STREAM_SHAPES), help=f"shapes to train, of {', '.join(STREAM_SHAPES)}")
+    s.add_argument("--batch", type=int, default=512)
+    s.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warm-up, then cosine, over --seconds)")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--cache", type=Path, default=None, help="artwork cache (default datasets/cache)")
+    s.add_argument("--detector", default="models/detector.onnx",
+                   help="ONNX detector whose false boxes become negatives ('' for random boxes only)")
+    s.add_argument("--fan-share", type=float, default=0.3, help="share of training scenes that are fanned hands")
+    s.add_argument("--registry-share", type=float, default=0.2, help="share of training tables of the npm decks")
+    s.add_argument("--check-scenes", type=int, default=150, help="held-out scenes of the default mix for the checks")
+    s.add_argument("--check-fan-scenes", type=int, default=75, help="held-out fanned hands for the checks")
+    s.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
+    s.add_argument("--capacity", type=int, default=1_000_000, help="crops kept in memory")
+    s.add_argument("--min-buffer", type=int, default=20000, help="crops rendered before training starts")
+    s.add_argument("--pack", type=Path, default=None, help="only write the artwork cache as WebP into this folder")
+    s.add_argument("--unpack", type=Path, default=None, help="first unpack a --pack folder into the cache")
+
+
+def _stream(args) -> None:
+    """``patience train stream``: pack the artwork, or (unpack it and) train the shapes asked for."""
+    import os
+
+    from assistant.cli import UserError
+    from vision.training import stream_train
+    from vision.training.artwork import CACHE
+
+    cache = args.cache or CACHE
+    if args.pack:
+        print(f"{stream_train.pack_artwork(cache, args.pack)} faces packed into {args.pack}")
+        return
+    names = [n for n in args.archs.split(",") if n]
+    unknown = [n for n in names if n not in stream_train.ARCHS]
+    if unknown or not names:
+        raise UserError(f"unknown shapes {unknown or args.archs!r}; known: {', '.join(stream_train.ARCHS)}")
+    if args.unpack:
+        print(f"{stream_train.unpack_artwork(args.unpack, cache)} faces unpacked", flush=True)
+    workers = args.workers or max(1, (os.cpu_count() or 2) - 2)
+    stream_train.train_stream(args.out, args.seconds, workers, {n: stream_train.ARCHS[n] for n in names},
+                              batch=args.batch, lr=args.lr, device=args.device, seed=args.seed, cache=args.cache,
+                              detector=Path(args.detector) if args.detector else None, fan_share=args.fan_share,
+                              registry_share=args.registry_share, check_scenes=args.check_scenes,
+                              check_fan_scenes=args.check_fan_scenes, capacity=args.capacity,
+                              min_buffer=args.min_buffer, check_every=args.check_every,
+                              log=lambda m: print(m, flush=True))
 
 
 def classifier_options(args) -> dict:
@@ -234,12 +289,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.step == "pips":
         _pips(train, args)
     elif args.step == "stream":
-        from vision.training import stream_train
-
-        try:
-            stream_train.run(args, log=lambda m: print(m, flush=True))
-        except ValueError as exc:
-            raise UserError(str(exc)) from exc
+        _stream(args)
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)

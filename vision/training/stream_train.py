@@ -10,12 +10,12 @@ on the GPU (``gpu_augment``: what ``train._augment`` does on the CPU) and trains
 on). Each shape's best checkpoint is written in the form ``train.export_classifier`` reads. It runs on a CPU too,
 slowly (the tests run it for seconds).
 
-    python -m vision.training.stream_train --out runs/stream --seconds 420 --workers 14 --device cuda
+    patience train stream --out runs/stream --seconds 380 --workers 14 --device cuda --batch 1024
+    python3 -m assistant.cli train stream ...     # the same where the package is not installed (PYTHONPATH=.)
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import queue
@@ -409,61 +409,3 @@ def unpack_artwork(packed: Path, cache: Path) -> int:
             n += 1
     shutil.copy(Path(packed) / "decks.json", dst / "decks.json")
     return n
-
-
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """The options of ``python -m vision.training.stream_train`` and ``patience train stream``."""
-    ap.add_argument("--out", type=Path, default=Path("runs/stream"), help="folder for <shape>.pt and summary.json")
-    ap.add_argument("--seconds", type=float, default=420.0, help="training time after the buffer is filled")
-    ap.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 2), help="rendering processes")
-    ap.add_argument("--device", default="cuda", help="torch device (cuda, cpu)")
-    ap.add_argument("--archs", default=",".join(ARCHS), help=f"shapes to train, of {', '.join(ARCHS)}")
-    ap.add_argument("--batch", type=int, default=512)
-    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warm-up, then cosine, over --seconds)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--cache", type=Path, default=None, help="artwork cache (default datasets/cache)")
-    ap.add_argument("--detector", default="models/detector.onnx",
-                    help="ONNX detector whose false boxes become negatives ('' for random boxes only)")
-    ap.add_argument("--fan-share", type=float, default=0.3, help="share of training scenes that are fanned hands")
-    ap.add_argument("--registry-share", type=float, default=0.2, help="share of training tables of the npm decks")
-    ap.add_argument("--check-scenes", type=int, default=150, help="held-out scenes of the default mix for the checks")
-    ap.add_argument("--check-fan-scenes", type=int, default=75, help="held-out fanned hands for the checks")
-    ap.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
-    ap.add_argument("--capacity", type=int, default=1_000_000, help="crops kept in memory")
-    ap.add_argument("--min-buffer", type=int, default=20000, help="crops rendered before training starts")
-    ap.add_argument("--pack", type=Path, default=None, help="only write the artwork cache as WebP into this folder")
-    ap.add_argument("--unpack", type=Path, default=None, help="first unpack a --pack folder into the cache")
-
-
-def run(a: argparse.Namespace, log=print) -> int:
-    """Pack, or (unpack and) train, as the options say."""
-    from vision.training.artwork import CACHE
-
-    if a.pack:
-        log(f"{pack_artwork(a.cache or CACHE, a.pack)} faces packed into {a.pack}")
-        return 0
-    names = [n for n in a.archs.split(",") if n]
-    unknown = [n for n in names if n not in ARCHS]
-    if unknown or not names:
-        raise ValueError(f"unknown shapes {unknown or a.archs!r}; known: {', '.join(ARCHS)}")
-    if a.unpack:
-        log(f"{unpack_artwork(a.unpack, a.cache or CACHE)} faces unpacked")
-    train_stream(a.out, a.seconds, a.workers, {n: ARCHS[n] for n in names}, batch=a.batch, lr=a.lr, device=a.device,
-                 seed=a.seed, cache=a.cache, detector=Path(a.detector) if a.detector else None, fan_share=a.fan_share,
-                 registry_share=a.registry_share, check_scenes=a.check_scenes, check_fan_scenes=a.check_fan_scenes,
-                 capacity=a.capacity, min_buffer=a.min_buffer, check_every=a.check_every, log=log)
-    return 0
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(ap)
-    a = ap.parse_args(argv)
-    try:
-        return run(a, log=lambda m: print(m, flush=True))
-    except ValueError as exc:
-        ap.error(str(exc))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
