@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card_names import CARD_NAMES, NONE_CLASS
+from vision.card_names import CARD_NAMES, NONE_CLASS, card_index
 
 CLASSES: tuple[str, ...] = CARD_NAMES + (NONE_CLASS,)
 NONE_ID = len(CARD_NAMES)
@@ -77,7 +77,7 @@ def scene_crops(job) -> tuple[np.ndarray, np.ndarray, str]:
         if max(x1 - x0, y1 - y0) < min_px or ix.visible < min_visible:
             continue
         crops.append(crop_index(scene.image, ix.box, jitter=(rng, 0.08, 1.1, 1.6)))
-        labels.append(CARD_NAMES.index(ix.card))
+        labels.append(card_index(ix.card))
     meta = {"indices": [{"quad": ix.quad.tolist()} for ix in scene.indices]}
     detected = None
     if _YOLO is not None:
@@ -114,7 +114,7 @@ def gpu_augment(x, gen):
 
     dev = x.device
     b, n = x.shape[0], x.shape[1]
-    x = x.flip(-1).permute(0, 3, 1, 2).float() / 255.0  # BGR -> RGB, NCHW
+    x = plain_input(x)  # BGR -> RGB, NCHW, 0..1
 
     def u(lo, hi, *shape):
         return torch.rand(*shape, generator=gen, device=dev) * (hi - lo) + lo
@@ -338,7 +338,7 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
                 best[name] = score
                 state = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
                 torch.save({"model": state, "classes": list(CLASSES), "val_top1": score, "step": step,
-                            "samples": seen, **{k: v for k, v in archs[name].items()}}, out / f"{name}.pt")
+                            "samples": seen, **archs[name]}, out / f"{name}.pt")
         history.append(row)
         log(json.dumps(row))
         (out / "summary.json").write_text(json.dumps({"archs": archs, "history": history, "best": best,
