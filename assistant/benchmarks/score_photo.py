@@ -78,7 +78,7 @@ def silent_and_flagged(reading, truth) -> tuple[int, int, int]:
 def run(args) -> int:
     import numpy as np
 
-    from assistant.commands.score_photo import load_detector, read_grid, read_photo
+    from assistant.commands.score_photo import SMALL_CORNERS_DOUBT, load_detector, read_grid, read_photo
     from vision.benchmark import load_average, machine
 
     folder = Path(args.folder)
@@ -100,6 +100,7 @@ def run(args) -> int:
     detector.detect(np.zeros((480, 640, 3), np.uint8))  # warm up the sessions
     full = cells = placed = with_centres = 0
     wrong_named = wrong_flagged = right_flagged = 0
+    small = [0, 0]  # photos with the small-corners doubt; of them, not fully right
     ms, wrong_lines = [], []
     by_deck: dict[str, list[int]] = {}
     for path, truth, centres, deck in photos:
@@ -114,6 +115,9 @@ def run(args) -> int:
             placed += grid_placed(reading, centres)
         cells += right
         full += right == 25
+        if any(d.startswith(SMALL_CORNERS_DOUBT) for d in reading.doubts):
+            small[0] += 1
+            small[1] += right < 25
         w, wf, rf = silent_and_flagged(reading, truth)
         wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
@@ -133,7 +137,8 @@ def run(args) -> int:
                "ms_median": round(float(np.median(a)), 1), "ms_p95": round(float(np.percentile(a, 95)), 1),
                "ms_mean": round(float(a.mean()), 1), "grids_placed": placed, "photos_with_centres": with_centres,
                "cells_named_wrong": wrong_named, "named_wrong_flagged": wrong_flagged,
-               "right_cells_flagged": right_flagged,
+               "right_cells_flagged": right_flagged, "small_corners_doubted": small[0],
+               "small_corners_doubted_wrong": small[1],
                "machine": machine(), "load": load_average()}
     if args.json:
         print(json.dumps({"summary": summary}))
@@ -146,6 +151,8 @@ def run(args) -> int:
     print(f"cells right:       {cells}/{25 * len(photos)} ({100 * cells / (25 * len(photos)):.1f} %)")
     print(f"named wrong:       {wrong_named} cells, {wrong_flagged} of them flagged (a warning, doubt or note "
           f"names the cell); right cells flagged: {right_flagged}")
+    print(f"small corners:     {small[0]} photos doubted as a whole, {small[1]} of them not fully right; "
+          f"{len(photos) - full - small[1]} of the other {len(photos) - small[0]} not fully right")
     print(f"ms per photo:      median {summary['ms_median']:.0f}, p95 {summary['ms_p95']:.0f}, "
           f"mean {summary['ms_mean']:.0f}")
     if len(by_deck) > 1:

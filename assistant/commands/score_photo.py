@@ -16,7 +16,8 @@ A cell that could not be read is null and named in a warning; it is never guesse
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
 reading or stays unread; ``notes`` say where that rule decided, and when a dim or soft photo was read brightened
 or sharpened (``Detector.prepare``). ``doubts`` name cells read with a close second
-reading or whose name holds little of the evidence read there (worth a look). Lines with an unread cell score 0.
+reading or whose name holds little of the evidence read there (worth a look), and a photo whose card corners are
+small (under 24 pixels: check the cells, or take the photo closer). Lines with an unread cell score 0.
 
 Exit code: 0 when every photo gave a grid of 25 cards (doubts and the deck rule's notes allowed); 1 when a photo
 shows fewer or more than 25 cards, a card read twice that the deck rule cannot settle, two cards in a cell, a
@@ -52,6 +53,11 @@ PROBE_WEIGHT = 0.5
 SMALL_INDEX_PX = 12.0
 # Enough corners (or whole cards) seen on the first look to size the second look's tiles by them.
 MIN_CORNERS = 8
+# Corner indices smaller than this (their long side's median, picture pixels) are read wrong much more often: on
+# the rendered tuning grids (datasets/gridtune) 9 of the 29 photos below it had a cell wrong, 5 of the 67 above it.
+# Such a photo gets a doubt that says so (check the cells, or take the photo closer).
+SMALL_CORNER_PX = 24.0
+SMALL_CORNERS_DOUBT = "the card corners are small in this photo"
 # A corner index is about this share of a card's long side high (0.17-0.3 in the decks seen; the low end, so that
 # tiles are fine enough for small indices).
 INDEX_PER_CARD = 0.17
@@ -118,7 +124,34 @@ def read_grid(detector, image, fixed=None):
     large enough for it). When that leaves the grid incomplete, a second look at the part of the picture where the
     cards are (the whole cards the first look found), in tiles just fine enough for the indices seen or expected
     from the cards' size (``vision.tiling``), or at twice the size for a small picture of small cards; the better
-    reading is kept."""
+    reading is kept. A photo whose corners are small (``SMALL_CORNER_PX``) gets a doubt that says so."""
+    reading, result, zoom = _best_look(detector, image, fixed)
+    px = corner_size(result)
+    if px is not None and px / zoom < SMALL_CORNER_PX:
+        reading.doubts.append(f"{SMALL_CORNERS_DOUBT} (about {px / zoom:.0f} pixels): a rank or suit is misread more "
+                              "often; check the cells, or photograph the grid closer")
+    return reading, result
+
+
+def corner_size(result) -> float | None:
+    """The median long side (pixels of the picture read) of the corner indices named in ``result``; None when
+    fewer than ``MIN_CORNERS`` were named."""
+    import numpy as np
+
+    d = result.detections
+    if not len(d):
+        return None
+    named = (d.data.get("label", np.zeros(len(d), object)) == "index") & \
+        (d.data.get("card", np.zeros(len(d), object)) != "")
+    if named.sum() < MIN_CORNERS:
+        return None
+    sides = np.maximum(d.xyxy[:, 2] - d.xyxy[:, 0], d.xyxy[:, 3] - d.xyxy[:, 1])[named]
+    return float(np.median(sides))
+
+
+def _best_look(detector, image, fixed=None):
+    """``read_grid``'s looks: ``(reading, result, zoom)``, ``zoom`` the factor by which the picture that ``result``
+    was read from had been enlarged (1 or 2)."""
     import cv2
     import numpy as np
 
@@ -127,7 +160,7 @@ def read_grid(detector, image, fixed=None):
         detector.tile = "off"
         reading, result = _read(detector, image, fixed)
         if _clean(reading):
-            return reading, result
+            return reading, result, 1
         d = result.detections
         labels = d.data.get("label", np.zeros(len(d), object)) if len(d) else np.zeros(0, object)
         named = (labels == "index") & (d.data.get("card", np.zeros(len(d), object)) != "") if len(d) else labels == ""
@@ -151,12 +184,12 @@ def read_grid(detector, image, fixed=None):
             detector.min_index_px = max(detector.min_model_px, index_px * zoom)
             view = cv2.resize(view, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         elif detector.tile_plan(view.shape[:2]) is None and view.shape[:2] == image.shape[:2]:
-            return reading, result  # the same look again would see the same
+            return reading, result, 1  # the same look again would see the same
         reading2, result2 = _read(detector, view, fixed)
         reading2 = _moved(reading2, 1 / zoom, x0, y0)
         if _quality(reading2) > _quality(reading):
-            return reading2, result2
-        return reading, result
+            return reading2, result2, zoom
+        return reading, result, 1
     finally:
         detector.tile, detector.min_index_px = saved
 
@@ -477,7 +510,7 @@ def print_reading(obj: dict, scoring: str, fix: str | None = None) -> None:
             "[yellow]grid not complete[/]"
         console.print(f"{s.capitalize()}: {obj[s]} points, Poker Patience win at {t}: {verdict}")
     for note in obj["notes"]:
-        console.print(f"[cyan]deck rule:[/] {note}")
+        console.print(f"[cyan]note:[/] {note}")
     for doubt in obj["doubts"]:
         console.print(f"[cyan]doubtful:[/] {doubt}")
     for w in obj["warnings"]:
