@@ -35,3 +35,9 @@ def test_the_panel_status_follows_the_light_about_once_a_second():
     for i in range(1, PICTURE_EVERY + 1):
         game.process(i, table())
     assert game.status.picture == ""
+
+
+def test_a_grey_camera_is_named_because_red_suits_then_read_as_black():
+    grey = cv2.cvtColor(cv2.cvtColor(table(), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert picture_condition(grey).startswith("no colour: red suits may be read as black")
+    assert "no colour" not in picture_condition(table())

@@ -43,6 +43,7 @@ from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
+from vision.colour import grey_note
 from vision.focus import sharpened, soft_note
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
 from vision.light import brightened, dim_note
@@ -575,8 +576,9 @@ class Detector:
 
     @staticmethod
     def prepare_notes(image_bgr: np.ndarray) -> list[str]:
-        """What ``prepare`` does to the picture, for the player ("the photo is dim ...: read brightened ...")."""
-        return [n for n in (dim_note(image_bgr), soft_note(brightened(image_bgr))) if n]
+        """What ``prepare`` does to the picture, for the player ("the photo is dim ...: read brightened ..."), and
+        a picture without colour (``vision.colour``: red suits then read as black)."""
+        return [n for n in (dim_note(image_bgr), soft_note(brightened(image_bgr)), grey_note(image_bgr)) if n]
 
     def detect(self, image_bgr: np.ndarray, previous: DetectionResult | None = None, progress=None,
                prepared: bool = False) -> DetectionResult:
