@@ -104,3 +104,17 @@ def test_an_hd_frame_of_any_width_is_read_at_a_size_the_detector_takes():
     read = _reader(None, 1)
     result = read(np.full((480, 854, 3), 90, np.uint8), None)  # 854 wide: read at 832, a multiple of 32
     assert result.cards == []
+
+
+def test_a_camera_that_is_not_there_is_one_plain_line_without_opencvs_own_log():
+    """OpenCV logs its own '[ERROR:0@0.04] ... Camera index out of range' on stderr (below Python, where capsys
+    cannot see it): a separate process shows what the player sees."""
+    import shutil
+    import subprocess
+    import sys
+
+    patience = shutil.which("patience", path=str(Path(sys.executable).parent)) or shutil.which("patience")
+    out = subprocess.run([patience, "play", "poker", "--source", "9", "--headless", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [out.stderr.strip()] and "camera 9 cannot be opened" in out.stderr

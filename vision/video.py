@@ -80,6 +80,22 @@ def open_source(spec: str | int) -> FrameSource:
     return CaptureSource(str(path), live=False, description=str(path))
 
 
+def _quietly_opened(target: str | int):
+    """``cv2.VideoCapture(target)`` without OpenCV's own log lines ("[ERROR:0@0.04] ... Camera index out of
+    range"): a source that does not open gets one plain sentence from ``CaptureSource`` instead."""
+    import cv2
+
+    log = getattr(getattr(cv2, "utils", None), "logging", None)
+    if log is None:
+        return cv2.VideoCapture(target)
+    level = log.getLogLevel()
+    log.setLogLevel(log.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(target)
+    finally:
+        log.setLogLevel(level)
+
+
 class CaptureSource(FrameSource):
     """A cv2.VideoCapture: a camera or stream (live) or a video file (every frame, in order)."""
 
@@ -88,7 +104,7 @@ class CaptureSource(FrameSource):
 
         self.live = live
         self.description = description
-        self._cap = cv2.VideoCapture(target)
+        self._cap = _quietly_opened(target)
         if not self._cap.isOpened():
             self._cap.release()
             if isinstance(target, int):
