@@ -311,3 +311,14 @@ def test_a_photo_of_small_card_corners_is_doubted_as_a_whole_and_a_closer_one_is
     obj = json.loads(run("score-photo", closer, "--json").stdout)
     assert obj["rows"] == truth("grid_tilted.jpg")
     assert not any(d.startswith("the card corners are small") for d in obj["doubts"])
+
+
+def test_a_thumbnail_is_said_to_be_too_small_to_read(tmp_path):
+    import cv2
+
+    thumb = tmp_path / "thumb.png"
+    cv2.imwrite(str(thumb), cv2.resize(cv2.imread(str(FIX / "grid_tilted.jpg")), (64, 48)))
+    out = run("score-photo", thumb, "--json")
+    obj = json.loads(out.stdout)
+    assert out.returncode == 1 and obj["rows"] == [[None] * 5] * 5
+    assert "the photo is only 64x48 pixels: too small to read cards" in " ".join(obj["warnings"])
