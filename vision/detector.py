@@ -39,11 +39,11 @@ import numpy as np
 
 from vision.card_names import CARD_NAMES, NONE_CLASS, CardNameError, is_card_name_list, normalize_card
 from vision.boxes import box_iou
+from vision.colour import grey_note
 from vision.crops import crops_to_tensor, face_crop, index_crop, resize_crops
 from vision.deck_suits import balance_suits
 from vision.detections import Detections
 from vision.drawing import draw_result
-from vision.colour import grey_note
 from vision.focus import sharpened, soft_note
 from vision.grouping import DEFAULT_REACH, card_box_owners, group_cards
 from vision.light import brightened, dim_note

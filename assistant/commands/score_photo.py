@@ -14,10 +14,11 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 
 A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
-reading or stays unread; ``notes`` say where that rule decided, when a dim or soft photo was read brightened
-or sharpened (``Detector.prepare``), and when the photo has no colour (red suits then read as black). ``doubts`` name cells read with a close second
-reading or whose name holds little of the evidence read there (worth a look), and a photo whose card corners are
-small (under 24 pixels: check the cells, or take the photo closer). Lines with an unread cell score 0.
+reading or stays unread; ``notes`` say where that rule decided, when a dim or soft photo was read brightened or
+sharpened (``Detector.prepare``), and when the photo has no colour (red suits then read as black). ``doubts`` name
+cells read with a close second reading or whose name holds little of the evidence read there (worth a look), and a
+photo whose card corners are small (under 24 pixels: check the cells, or take the photo closer). Lines with an
+unread cell score 0.
 
 Exit code: 0 when every photo gave a grid of 25 cards (doubts and the deck rule's notes allowed); 1 when a photo
 shows fewer or more than 25 cards, a card read twice that the deck rule cannot settle, two cards in a cell, a
