@@ -270,3 +270,21 @@ def test_a_poker_grid_first_guessed_a_column_off_is_corrected_when_more_cards_sh
     assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in script.truth if e["event"] == "move"]
     (result,) = [e for e in events if e["event"] == "result"]
     assert result["rows"] == rows
+
+
+def test_a_placed_poker_card_read_only_at_a_new_spot_is_said_to_be_moved_or_a_misread_new_card():
+    """The new card is misread as a placed card while the placed card itself is not read (a hand passed over it):
+    from the picture alone that is a moved card or a misread new one, and the warning names both (the game's
+    video with gnome-plastic's clubs showed it)."""
+    script, _ = poker_script(4, cards=4)
+    first, last = script.truth[1]["card"], script.truth[-1]["card"]
+    for frame in script.frames[script.truth[-3]["still_frame"] + 1:]:  # the first card unread from here on ...
+        frame.cards = [s for s in frame.cards if s.card != first]
+    for frame in script.frames[script.truth[-1]["still_frame"]:]:  # ... and the last one misread as it
+        frame.cards = [replace(s, card=first) if s.card == last else s for s in frame.cards]
+    session = Session.new("poker")
+    events = run_script(session, script)
+    assert len(session.state.dealt) == 3
+    warnings = [e["message"] for e in events if e["event"] == "warning"]
+    assert any(f"{first} is read off its cell: if it was moved, put it back; if a new card lies there" in w
+               for w in warnings), warnings

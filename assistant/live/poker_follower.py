@@ -434,8 +434,9 @@ class PokerFollower:
         for c, q in self.pos.items():
             if c in view:
                 d = self._rot(-self.angle) @ (view[c].xy - q) / self.pitch()
-                if np.hypot(*d) > 0.6:
-                    return f"{c} has moved off its cell"
+                if np.hypot(*d) > 0.6:  # moved, or (its own spot unread) a new card misread as it: say both
+                    return (f"{c} is read off its cell: if it was moved, put it back; if a new card lies there, it "
+                            f"is misread as {c} (straighten it or hold it up to the camera)")
         return None
 
     @property
