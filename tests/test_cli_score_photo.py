@@ -322,3 +322,14 @@ def test_a_thumbnail_is_said_to_be_too_small_to_read(tmp_path):
     obj = json.loads(out.stdout)
     assert out.returncode == 1 and obj["rows"] == [[None] * 5] * 5
     assert "the photo is only 64x48 pixels: too small to read cards" in " ".join(obj["warnings"])
+
+
+def test_detect_says_a_thumbnail_is_too_small_when_it_finds_nothing(tmp_path):
+    import cv2
+
+    thumb = tmp_path / "thumb.png"
+    cv2.imwrite(str(thumb), cv2.resize(cv2.imread(str(FIX / "grid_tilted.jpg")), (64, 48)))
+    obj = json.loads(run("detect", thumb, "--json").stdout)
+    assert obj["cards"] == [] and any(n.startswith("the photo is only 64x48 pixels") for n in obj["notes"])
+    full = json.loads(run("detect", FIX / "grid_tilted.jpg", "--json").stdout)
+    assert not any("too small" in n for n in full.get("notes", []))

@@ -222,6 +222,8 @@ def run(args) -> int:
 
             piles = group_piles(result.cards)
         notes = detector.prepare_notes(image) + shift_notes(result.suit_shifts)
+        if not len(result.cards) and (small := too_small_note(image)):
+            notes.append(small)
         if args.json:
             extra = {"piles": [p.to_json() for p in piles]} if piles is not None else {}
             extra.update({"notes": notes} if notes else {})
@@ -234,6 +236,18 @@ def run(args) -> int:
             for note in notes:
                 console.print(f"[dim]note: {note}[/dim]")
     return 2 if failed else 0
+
+
+# A photo whose short side is under this many pixels, where nothing was found, is said to be too small (a thumbnail).
+TINY_PHOTO_PX = 300
+
+
+def too_small_note(image) -> str | None:
+    """"the photo is only 64x48 pixels: ..." for a picture too small to read cards in; None for a usable size."""
+    h, w = image.shape[:2]
+    if min(h, w) >= TINY_PHOTO_PX:
+        return None
+    return f"the photo is only {w}x{h} pixels: too small to read cards (take it at 640x480 or more)"
 
 
 class pass_progress:

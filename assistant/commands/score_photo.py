@@ -59,8 +59,6 @@ MIN_CORNERS = 8
 # Such a photo gets a doubt that says so (check the cells, or take the photo closer).
 SMALL_CORNER_PX = 24.0
 SMALL_CORNERS_DOUBT = "the card corners are small in this photo"
-# A photo whose short side is under this many pixels, with no grid found, is said to be too small (a thumbnail).
-TINY_PHOTO_PX = 300
 # A corner index is about this share of a card's long side high (0.17-0.3 in the decks seen; the low end, so that
 # tiles are fine enough for small indices).
 INDEX_PER_CARD = 0.17
@@ -361,7 +359,7 @@ def jpeg_cut_off(data: bytes) -> bool:
 
 
 def run(args) -> int:
-    from assistant.commands.detect import expand_inputs
+    from assistant.commands.detect import expand_inputs, too_small_note
 
     fixed = parse_cell_settings(getattr(args, "set", []))
     images, errors = expand_inputs(args.images)
@@ -383,9 +381,8 @@ def run(args) -> int:
             continue
         reading, _result = read_grid(detector, image, fixed)
         reading.notes.extend(detector.prepare_notes(image))
-        if not reading.found and min(image.shape[:2]) < TINY_PHOTO_PX:
-            reading.warnings.append(f"the photo is only {image.shape[1]}x{image.shape[0]} pixels: too small to read "
-                                    "cards (take it at 640x480 or more)")
+        if not reading.found and (small := too_small_note(image)):
+            reading.warnings.append(small)
         if fixed and not reading.found:
             reading.warnings.append("--set was not applied: there is no grid to correct in this photo")
         obj = reading_object(str(path), reading)
