@@ -29,15 +29,18 @@ def test_scene_jobs_are_numbered_and_a_share_are_fanned_hands():
     assert jobs == list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000))  # seeded: the same jobs again
 
 
-def test_every_shape_names_53_classes_from_its_own_input():
+def test_every_card_shape_names_53_classes_and_every_suit_look_4_from_its_own_input():
     torch = pytest.importorskip("torch")
+    from vision.training.stream_train import make_shape, shape_classes
     from vision.training.train import make_cropnet
 
     for cfg in ARCHS.values():
-        model = make_cropnet(NONE_ID + 1, **cfg).eval()
+        model = make_shape(cfg).eval()
         with torch.no_grad():
             out = model(torch.zeros(2, 3, cfg["input_size"], cfg["input_size"]))
-        assert out.shape == (2, NONE_ID + 1)
+        n = 4 if cfg.get("target") == "suit" else NONE_ID + 1
+        assert out.shape == (2, n) and len(shape_classes(cfg)) == n
+    assert shape_classes(ARCHS["suit_w1_64"]) == ("s", "h", "d", "c")
     # without a stem the layers are those of the committed classifiers (their checkpoints still load)
     assert make_cropnet(53, width=3)[0].stride == (1, 1)
     assert make_cropnet(53, width=3, input_size=64, stem=32)[0].stride == (2, 2)
@@ -65,6 +68,69 @@ def test_gpu_variety_keeps_the_crop_and_turns_it():
     assert float(plain[0, 2, 0, 0]) == 1.0 and float(plain[0, 0, 0, 0]) == 0.0
     assert to_input(plain, 32).shape == (256, 3, 32, 32)
     assert float(to_input(plain, 32)[0, 2, 0, 0]) == 1.0  # 2x2 averaging inside the mark
+
+
+def test_a_suit_look_learns_the_suit_of_the_card_crops_only():
+    torch = pytest.importorskip("torch")
+    from vision.training.stream_train import shape_targets
+
+    y = torch.tensor([0, 13, NONE_ID, 26, 51, NONE_ID, 12])  # As, Ah, none, Ad, Kc, none, Ks
+    rows, target = shape_targets(ARCHS["suit_w2s_64"], y)
+    assert rows.tolist() == [0, 1, 3, 4, 6] and target.tolist() == [0, 1, 2, 3, 0]
+    rows, target = shape_targets(ARCHS["w2_32"], y)
+    assert rows is None and torch.equal(target, y)
+
+
+def test_a_short_cpu_run_writes_a_suit_look_checkpoint_the_exporter_reads(tmp_path, monkeypatch):
+    """A few seconds on the CPU with made-up crops instead of rendered scenes (no artwork, no worker processes):
+    the checkpoint names s h d c and exports to an ONNX suit look that gives four probabilities."""
+    import multiprocessing
+    from types import SimpleNamespace
+
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.onnx_backend import OnnxClassifier
+    from vision.training import stream_train
+    from vision.training.train import export_classifier
+
+    rng = np.random.default_rng(0)
+
+    def made_up_scene(job):
+        y = rng.integers(0, NONE_ID + 1, 12).astype(np.int16)
+        x = np.zeros((12, CROP, CROP, 3), np.uint8)
+        x[:] = ((y % 4) * 60).astype(np.uint8)[:, None, None, None]  # something to learn from
+        return x, y, "tommy"
+
+    class InlinePool:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def imap(self, fn, jobs, chunksize=1):
+            return (made_up_scene(job) for job in jobs)
+
+        imap_unordered = imap
+
+        def terminate(self):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda *_: SimpleNamespace(Pool=InlinePool))
+    summary = stream_train.train_stream(tmp_path, seconds=3, workers=1, archs={"suit_w1_64": ARCHS["suit_w1_64"]},
+                                        batch=32, device="cpu", check_scenes=4, check_fan_scenes=0, min_buffer=64,
+                                        check_every=1.0, log=lambda *_: None)
+    assert 0.0 <= summary["best"]["suit_w1_64"] <= 1.0
+    state = torch.load(tmp_path / "suit_w1_64.pt", weights_only=False)
+    assert state["classes"] == ["s", "h", "d", "c"] and state["target"] == "suit"
+    export_classifier(tmp_path, out=tmp_path / "models", checkpoint="suit_w1_64.pt", filename="suitlook",
+                      description="test suit look")
+    look = OnnxClassifier(tmp_path / "models" / "suitlook.onnx", ["s", "h", "d", "c"], threads=1)
+    p = look.probabilities(np.zeros((2, 3, 64, 64), np.float32))
+    assert p.shape == (2, 4) and np.allclose(p.sum(1), 1.0, atol=1e-4)
 
 
 def test_the_cli_names_the_same_shapes_without_loading_training_code():

@@ -87,8 +87,9 @@ def add_parser(subparsers) -> None:
     q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
     q.add_argument("--min-pips", type=float, default=MIN_PIPS,
                    help="with --wire: the least summed pip weight of a card for its pips to count")
-    s = sub.add_parser("stream", help="index classifiers trained on a stream of freshly rendered scenes: many CPU "
-                                      "workers render, a GPU learns (a machine with many cores and a GPU)")
+    s = sub.add_parser("stream", help="index classifiers (and suit looks) trained on a stream of freshly rendered "
+                                      "scenes: many CPU workers render, a GPU learns (a machine with many cores "
+                                      "and a GPU)")
     _stream_arguments(s)
     e = sub.add_parser("export", help="export the trained models to models/ (ONNX + .pt + vision.json)")
     e.add_argument("--imgsz", type=int, default=416)
@@ -114,7 +115,8 @@ def add_parser(subparsers) -> None:
 
 #: the classifier shapes of ``vision.training.stream_train.ARCHS`` (named here so that building the CLI loads no
 #: training code; tests/test_stream_train.py checks that the two agree)
-STREAM_SHAPES = ("w2_32", "w3_32", "w4_32", "w3s_64", "w4s_64")
+STREAM_CARD_SHAPES = ("w2_32", "w3_32", "w4_32", "w3s_64", "w4s_64")  # index classifiers (the default)
+STREAM_SHAPES = STREAM_CARD_SHAPES + ("suit_w1_64", "suit_w2s_64", "suit_w3s_64")  # + suit looks (``--archs``)
 
 
 def _stream_arguments(s) -> None:
@@ -123,7 +125,8 @@ def _stream_arguments(s) -> None:
     s.add_argument("--seconds", type=float, default=420.0, help="training time after the buffer is filled")
     s.add_argument("--workers", type=int, default=None, help="rendering processes (default: the cores but two)")
     s.add_argument("--device", default="cuda", help="torch device (cuda, cpu)")
-    s.add_argument("--archs", default=",".join(STREAM_SHAPES), help=f"shapes to train, of {', '.join(STREAM_SHAPES)}")
+    s.add_argument("--archs", default=",".join(STREAM_CARD_SHAPES),
+                   help=f"shapes to train, of {', '.join(STREAM_SHAPES)} (suit_*: suit looks; default: the others)")
     s.add_argument("--batch", type=int, default=512)
     s.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (warm-up, then cosine, over --seconds)")
     s.add_argument("--seed", type=int, default=0)

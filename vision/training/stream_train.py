@@ -6,7 +6,8 @@ rendered about as fast as they are learned: workers render training scenes (trai
 fanned hands and of the npm decks) and cut every readable corner index and a few negatives (the detector's false
 boxes and random boxes, class ``none``) into a crop buffer; the trainer draws batches from the buffer, varies them
 on the GPU (``gpu_augment``: what ``train._augment`` does on the CPU) and trains several classifier shapes
-(``ARCHS``) side by side on the same batches. The per-check crops come from held-out-design scenes (never trained
+(``ARCHS``: card classifiers, and suit looks that learn the suit of the same card crops) side by side on the
+same batches. The per-check crops come from held-out-design scenes (never trained
 on). Each shape's best checkpoint is written in the form ``train.export_classifier`` reads. It runs on a CPU too,
 slowly (the tests run it for seconds).
 
@@ -30,14 +31,20 @@ from vision.card_names import CARD_NAMES, NONE_CLASS, card_index
 CLASSES: tuple[str, ...] = CARD_NAMES + (NONE_CLASS,)
 NONE_ID = len(CARD_NAMES)
 CROP = 64  # px: the stored crop (``scenes.CROP_SIZE``); each shape shrinks it to its own input
-# name -> make_cropnet arguments. Shapes whose checkpoint would exceed ~16 MB (a 64 px input without a stem) are left out.
+# name -> make_cropnet arguments (+ ``target``: "card", the default, names the 52 cards and none; "suit" is a suit look,
+# the suit of the card crops only, in SUIT_CLASSES). Shapes whose checkpoint would exceed ~16 MB (a 64 px input
+# without a stem) are left out.
 ARCHS: dict[str, dict] = {
     "w2_32": {"width": 2, "input_size": 32},  # the main classifier's shape
     "w3_32": {"width": 3, "input_size": 32},  # the table classifier's shape
     "w4_32": {"width": 4, "input_size": 32},
     "w3s_64": {"width": 3, "input_size": 64, "stem": 32},  # 64 px detail through a stride-2 first layer
     "w4s_64": {"width": 4, "input_size": 64, "stem": 32},
+    "suit_w1_64": {"width": 1, "input_size": 64, "target": "suit"},  # the committed suit look's shape
+    "suit_w2s_64": {"width": 2, "input_size": 64, "stem": 32, "target": "suit"},  # about the main classifier's cost
+    "suit_w3s_64": {"width": 3, "input_size": 64, "stem": 32, "target": "suit"},
 }
+SUIT_CLASSES = ("s", "h", "d", "c")  # a suit look's classes: CARD_NAMES runs suit by suit, 13 ranks each, this order
 TRAIN_MIN_PX = 12.0  # training crops: indices at least this long and this uncovered (as ``patience train classifier``)
 TRAIN_MIN_VISIBLE = 0.7
 
@@ -165,6 +172,27 @@ def gpu_augment(x, gen):
     return x.clamp_(0, 1)
 
 
+def shape_classes(cfg: dict) -> tuple[str, ...]:
+    """What a shape of ``ARCHS`` names: the 52 cards and none, or (a suit look) the four suits."""
+    return SUIT_CLASSES if cfg.get("target") == "suit" else CLASSES
+
+
+def make_shape(cfg: dict):
+    """The untrained CNN of a shape of ``ARCHS``."""
+    from vision.training.train import make_cropnet
+
+    return make_cropnet(len(shape_classes(cfg)), **{k: v for k, v in cfg.items() if k != "target"})
+
+
+def shape_targets(cfg: dict, y):
+    """``(rows, labels)`` a shape learns from in a batch of crop labels ``y`` (a torch tensor): every crop and its
+    label; for a suit look only the card crops, labelled by suit."""
+    if cfg.get("target") != "suit":
+        return None, y
+    rows = (y < NONE_ID).nonzero().squeeze(1)
+    return rows, y[rows] // 13
+
+
 def to_input(x, size: int):
     """The 64 px RGB batch shrunk to a shape's input (area averaging, as ``cv2.INTER_AREA``)."""
     import torch.nn.functional as F
@@ -222,10 +250,14 @@ def render_checks(pool, seed: int, scenes: int, fan_scenes: int) -> dict[str, tu
     return out
 
 
-def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int = 1024) -> dict:
-    """Card top-1 and suit accuracy on the card crops, ``none`` recall on the negatives, cards lost to ``none``."""
+def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int = 1024, suit: bool = False) -> dict:
+    """Card top-1 and suit accuracy on the card crops, ``none`` recall on the negatives, cards lost to ``none``;
+    of a suit look (``suit``), its suit accuracy on the card crops (as ``top1`` and ``suit``)."""
     import torch
 
+    cards = y < NONE_ID
+    if suit:
+        x, y = x[cards], y[cards]
     model.eval()
     preds = []
     with torch.no_grad():
@@ -233,8 +265,10 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int 
             xb = plain_input(torch.from_numpy(x[s : s + batch]).to(device))
             preds.append(model(to_input(xb, size)).float().argmax(1).cpu().numpy())
     model.train()
-    p = np.concatenate(preds)
-    cards = y < NONE_ID
+    p = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    if suit:
+        right = float((p == y // 13).mean()) if len(p) else 0.0
+        return {"top1": right, "suit": right}
     out = {"top1": float((p[cards] == y[cards]).mean()),
            "suit": float(((p[cards] // 13) == (y[cards] // 13))[p[cards] < NONE_ID].mean()) if (p[cards] < NONE_ID).any() else 0.0,
            "cards_none": float((p[cards] == NONE_ID).mean())}
@@ -288,11 +322,9 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     dev = torch.device(device)
     if dev.type == "cuda":
         torch.backends.cudnn.benchmark = True
-    from vision.training.train import make_cropnet
-
     models, opts = {}, {}
     for name, cfg in archs.items():
-        models[name] = make_cropnet(len(CLASSES), **cfg).to(dev).to(memory_format=torch.channels_last)
+        models[name] = make_shape(cfg).to(dev).to(memory_format=torch.channels_last)
         opts[name] = torch.optim.AdamW(models[name].parameters(), lr=lr, weight_decay=5e-4, fused=dev.type == "cuda")
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator(device=dev)
@@ -329,7 +361,8 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
                "crops_made": buf.written, "scenes": buf.scenes}
         for name, model in models.items():
             size = archs[name]["input_size"]
-            res = {k: evaluate(model, x, y, size, dev) for k, (x, y) in checks.items()}
+            res = {k: evaluate(model, x, y, size, dev, suit=archs[name].get("target") == "suit")
+                   for k, (x, y) in checks.items()}
             row[name] = res
             row[name]["loss"] = round(float(torch.stack(losses[name]).float().mean()), 4) if losses[name] else None
             losses[name].clear()
@@ -337,8 +370,8 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
             if score >= best[name]:
                 best[name] = score
                 state = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
-                torch.save({"model": state, "classes": list(CLASSES), "val_top1": score, "step": step,
-                            "samples": seen, **archs[name]}, out / f"{name}.pt")
+                torch.save({"model": state, "classes": list(shape_classes(archs[name])), "val_top1": score,
+                            "step": step, "samples": seen, **archs[name]}, out / f"{name}.pt")
         history.append(row)
         log(json.dumps(row))
         (out / "summary.json").write_text(json.dumps({"archs": archs, "history": history, "best": best,
@@ -358,8 +391,10 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
         for name, model in models.items():
             for g in opts[name].param_groups:
                 g["lr"] = rate
+            rows, target = shape_targets(archs[name], yt)
+            xs = xa if rows is None else xa[rows]
             with autocast:
-                loss = loss_fn(model(to_input(xa, archs[name]["input_size"])).float(), yt)
+                loss = loss_fn(model(to_input(xs, archs[name]["input_size"])).float(), target)
             opts[name].zero_grad(set_to_none=True)
             loss.backward()
             opts[name].step()
