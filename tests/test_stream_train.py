@@ -126,6 +126,12 @@ def test_a_short_cpu_run_writes_a_suit_look_checkpoint_the_exporter_reads(tmp_pa
     assert 0.0 <= summary["best"]["suit_w1_64"] <= 1.0
     state = torch.load(tmp_path / "suit_w1_64.pt", weights_only=False)
     assert state["classes"] == ["s", "h", "d", "c"] and state["target"] == "suit"
+    # fine-tuning from a checkpoint: checked once before the first step, from where it starts
+    again = stream_train.train_stream(tmp_path / "again", seconds=1, workers=1,
+                                      archs={"suit_w1_64": ARCHS["suit_w1_64"]}, batch=32, device="cpu",
+                                      check_scenes=4, check_fan_scenes=0, min_buffer=64, check_every=5.0,
+                                      init=tmp_path / "suit_w1_64.pt", log=lambda *_: None)
+    assert again["history"][0]["step"] == 0 and again["history"][0]["suit_w1_64"]["loss"] is None
     export_classifier(tmp_path, out=tmp_path / "models", checkpoint="suit_w1_64.pt", filename="suitlook",
                       description="test suit look")
     look = OnnxClassifier(tmp_path / "models" / "suitlook.onnx", ["s", "h", "d", "c"], threads=1)

@@ -140,6 +140,8 @@ def _stream_arguments(s) -> None:
     s.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
     s.add_argument("--capacity", type=int, default=1_000_000, help="crops kept in memory")
     s.add_argument("--min-buffer", type=int, default=20000, help="crops rendered before training starts")
+    s.add_argument("--init", type=Path, default=None,
+                   help="start every shape from this checkpoint (e.g. models/suitlook.pt with --archs suit_w1_64)")
     s.add_argument("--pack", type=Path, default=None, help="only write the artwork cache as WebP into this folder")
     s.add_argument("--unpack", type=Path, default=None, help="first unpack a --pack folder into the cache")
 
@@ -168,7 +170,7 @@ def _stream(args) -> None:
                               detector=Path(args.detector) if args.detector else None, fan_share=args.fan_share,
                               registry_share=args.registry_share, check_scenes=args.check_scenes,
                               check_fan_scenes=args.check_fan_scenes, capacity=args.capacity,
-                              min_buffer=args.min_buffer, check_every=args.check_every,
+                              min_buffer=args.min_buffer, check_every=args.check_every, init=args.init,
                               log=lambda m: print(m, flush=True))
 
 

@@ -281,10 +281,12 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
                  lr: float = 3e-3, device: str = "cuda", seed: int = 0, cache: Path | None = None,
                  detector: Path | None = None, fan_share: float = 0.3, registry_share: float = 0.2,
                  check_scenes: int = 150, check_fan_scenes: int = 75, check_seed: int = 1, capacity: int = 1_000_000,
-                 min_buffer: int = 20000, check_every: float = 30.0, log=print) -> dict:
+                 min_buffer: int = 20000, check_every: float = 30.0, init: Path | None = None, log=print) -> dict:
     """Render and train for ``seconds`` (the rendering of the checks and the start not counted); write
     ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check) and
-    ``out/summary.json``; returns the summary."""
+    ``out/summary.json``; returns the summary. ``init``: a checkpoint (``{"model": state dict}``) every shape starts
+    from instead of from scratch (fine-tuning a committed model; the shapes must match it), checked once before
+    the first step."""
     import multiprocessing as mp
 
     from vision.training.artwork import CACHE
@@ -322,9 +324,13 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     dev = torch.device(device)
     if dev.type == "cuda":
         torch.backends.cudnn.benchmark = True
+    start = torch.load(init, map_location="cpu", weights_only=False)["model"] if init else None
     models, opts = {}, {}
     for name, cfg in archs.items():
-        models[name] = make_shape(cfg).to(dev).to(memory_format=torch.channels_last)
+        models[name] = make_shape(cfg)
+        if start is not None:
+            models[name].load_state_dict(start)
+        models[name] = models[name].to(dev).to(memory_format=torch.channels_last)
         opts[name] = torch.optim.AdamW(models[name].parameters(), lr=lr, weight_decay=5e-4, fused=dev.type == "cuda")
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator(device=dev)
@@ -377,6 +383,8 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
         (out / "summary.json").write_text(json.dumps({"archs": archs, "history": history, "best": best,
                                                        "layouts": buf.layouts, "final": final}, indent=1))
 
+    if start is not None:
+        check()  # where the fine-tuning starts from
     while time.time() - t0 < seconds:
         frac = (time.time() - t0) / seconds
         rate = lr * (0.04 + 0.96 * frac / 0.05) if frac < 0.05 else lr * (0.01 + 0.99 * 0.5 * (1 + np.cos(np.pi * (frac - 0.05) / 0.95)))
