@@ -35,9 +35,14 @@ def colour_level(image_bgr: np.ndarray) -> float:
     return float(np.percentile(spread, 99.9))
 
 
+def is_grey(image_bgr: np.ndarray) -> bool:
+    """The picture has no colour (``GREY_CHROMA``): its red suits read as black."""
+    return colour_level(image_bgr) <= GREY_CHROMA
+
+
 def grey_note(image_bgr: np.ndarray) -> str | None:
-    """A line for the player when the picture has no colour (``GREY_CHROMA``); None otherwise."""
-    if colour_level(image_bgr) > GREY_CHROMA:
+    """A line for the player when the picture has no colour (``is_grey``); None otherwise."""
+    if not is_grey(image_bgr):
         return None
     return ("the photo has no colour: red suits are told from black by their colour, so hearts and diamonds are "
             "read as spades or clubs or not at all; take a colour photo")

@@ -139,15 +139,21 @@ def corner_size(result) -> float | None:
     fewer than ``MIN_CORNERS`` were named."""
     import numpy as np
 
-    d = result.detections
-    if not len(d):
+    boxes = named_corner_boxes(result.detections)
+    if len(boxes) < MIN_CORNERS:
         return None
+    return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+
+
+def named_corner_boxes(d):
+    """The (n, 4) boxes of the corner indices in detections ``d`` that the classifier named."""
+    import numpy as np
+
+    if not len(d):
+        return np.zeros((0, 4))
     named = (d.data.get("label", np.zeros(len(d), object)) == "index") & \
         (d.data.get("card", np.zeros(len(d), object)) != "")
-    if named.sum() < MIN_CORNERS:
-        return None
-    sides = np.maximum(d.xyxy[:, 2] - d.xyxy[:, 0], d.xyxy[:, 3] - d.xyxy[:, 1])[named]
-    return float(np.median(sides))
+    return d.xyxy[named]
 
 
 def _best_look(detector, image, fixed=None):
@@ -164,8 +170,8 @@ def _best_look(detector, image, fixed=None):
             return reading, result, 1
         d = result.detections
         labels = d.data.get("label", np.zeros(len(d), object)) if len(d) else np.zeros(0, object)
-        named = (labels == "index") & (d.data.get("card", np.zeros(len(d), object)) != "") if len(d) else labels == ""
-        heights = (d.xyxy[:, 3] - d.xyxy[:, 1])[named] if len(d) else np.zeros(0)
+        named = named_corner_boxes(d)
+        heights = named[:, 3] - named[:, 1]
         cards = d.xyxy[labels == "card"] if len(d) else np.zeros((0, 4))
         # the indices' size from the corners read; else from the whole cards' size; else the detector's own plan
         if len(heights) >= MIN_CORNERS:

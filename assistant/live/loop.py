@@ -34,7 +34,7 @@ PICTURE_EVERY = 15  # frames between two looks at the light and focus of the pic
 def picture_condition(image) -> str:
     """How the card reader finds the frame's light, focus and colour (``Detector.prepare``, ``vision.colour``), for
     the panel: "" when all are fine."""
-    from vision.colour import GREY_CHROMA, colour_level
+    from vision.colour import is_grey
     from vision.focus import SOFT, edge_steepness
     from vision.light import brightened, is_dim, paper_level
 
@@ -43,7 +43,7 @@ def picture_condition(image) -> str:
         parts.append("dim light: brightened (more light reads better)")
     if edge_steepness(brightened(image)) < SOFT:
         parts.append("soft focus: sharpened (a card too near the camera reads better further away)")
-    if colour_level(image) <= GREY_CHROMA:
+    if is_grey(image):
         parts.append("no colour: red suits may be read as black (set the camera to colour)")
     return ", ".join(parts)
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_names import CARD_NAMES, NONE_CLASS, card_index
+from vision.training.train import SUIT_CLASSES  # a suit look's classes (CARD_NAMES runs suit by suit, 13 ranks each)
 
 CLASSES: tuple[str, ...] = CARD_NAMES + (NONE_CLASS,)
 NONE_ID = len(CARD_NAMES)
@@ -44,7 +45,6 @@ ARCHS: dict[str, dict] = {
     "suit_w2s_64": {"width": 2, "input_size": 64, "stem": 32, "target": "suit"},  # about the main classifier's cost
     "suit_w3s_64": {"width": 3, "input_size": 64, "stem": 32, "target": "suit"},
 }
-SUIT_CLASSES = ("s", "h", "d", "c")  # a suit look's classes: CARD_NAMES runs suit by suit, 13 ranks each, this order
 TRAIN_MIN_PX = 12.0  # training crops: indices at least this long and this uncovered (as ``patience train classifier``)
 TRAIN_MIN_VISIBLE = 0.7
 
