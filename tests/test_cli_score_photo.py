@@ -333,3 +333,20 @@ def test_detect_says_a_thumbnail_is_too_small_when_it_finds_nothing(tmp_path):
     assert obj["cards"] == [] and any(n.startswith("the photo is only 64x48 pixels") for n in obj["notes"])
     full = json.loads(run("detect", FIX / "grid_tilted.jpg", "--json").stdout)
     assert not any("too small" in n for n in full.get("notes", []))
+
+
+@real_model
+def test_the_benchmark_counts_the_corrections_a_wrong_grid_takes(tmp_path):
+    """``bench score-photo --corrections`` plays the player who sets the first wrong cell until the grid is right:
+    a truth that differs from the photo in one cell (a card the photo does not hold) takes one correction."""
+    rows = truth("grid_tilted.jpg")
+    rows[0][2] = "As"  # the photo shows the 2c there
+    shutil.copy(FIX / "grid_tilted.jpg", tmp_path / "grid.jpg")
+    (tmp_path / "grid.jpg.json").write_text(json.dumps({"rows": rows}))
+    out = subprocess.run([PATIENCE, "bench", "score-photo", tmp_path, "--corrections", "--json", "--threads", "1"],
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"})
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout.splitlines()[-1])["summary"]
+    assert (summary["cells_right"], summary["grids_fully_right"]) == (24, 0)
+    assert (summary["corrections"], summary["corrected_grids"], summary["corrections_max"]) == (1, 1, 1)

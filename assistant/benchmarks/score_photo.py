@@ -9,6 +9,11 @@ of its card: the geometry, apart from what the recogniser read. Time per photo i
 wrong" counts cells given a wrong card name, and how many of them a warning, doubt or note points at (the rest are
 silent mistakes); "right cells flagged" counts the doubts spent on cells read right.
 
+``--corrections`` also plays the player who fixes a grid read wrong with ``score-photo --set``: the first wrong
+cell (reading order) is set to its card and the photo read again, until the grid is right (at most
+``MAX_CORRECTIONS``). It prints how many corrections the wrong grids took: a correction that makes other cells
+wrong (the deck rule moving the replaced name elsewhere) costs more than one.
+
 ``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
 (``vision.grid_photos.write_grid_set``, seeded by ``--seed``; needs the artwork: ``patience dataset fetch``). The
 recorded set is ``patience bench score-photo datasets/gridval --render 48``.
@@ -22,6 +27,8 @@ from pathlib import Path
 
 from assistant.cli import UserError
 
+MAX_CORRECTIONS = 12  # --corrections: a grid still wrong after this many is counted as not corrected
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("folder", metavar="FOLDER", help="labelled photos: IMAGE + IMAGE.json with the truth rows")
@@ -34,6 +41,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-pips", action="store_true", help="without the pip look (suits from the corners alone)")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
     parser.add_argument("--verbose", action="store_true", help="print each photo's wrong cells")
+    parser.add_argument("--corrections", action="store_true",
+                        help="also count the --set corrections that make each wrong grid right (the first wrong "
+                             "cell each time; the photo is read again after each)")
 
 
 def labelled_photos(folder: Path) -> list[tuple[Path, list[list[str]], list | None, str]]:
@@ -75,6 +85,20 @@ def silent_and_flagged(reading, truth) -> tuple[int, int, int]:
     return len(wrong), sum(1 for rc in wrong if rc in reading.flagged), right_flagged
 
 
+def corrections_needed(detector, image, truth, reading) -> tuple[int, bool]:
+    """``(corrections, right)``: the player's ``--set`` corrections, the first wrong cell each time, until the
+    grid reads right or ``MAX_CORRECTIONS`` were made; ``reading`` is the photo's first reading."""
+    from assistant.commands.score_photo import read_grid
+
+    fixed: dict[tuple[int, int], str] = {}
+    while True:
+        wrong = [(r, c) for r in range(5) for c in range(5) if reading.rows[r][c] != truth[r][c]]
+        if not wrong or len(fixed) >= MAX_CORRECTIONS:
+            return len(fixed), not wrong
+        fixed[wrong[0]] = truth[wrong[0][0]][wrong[0][1]]
+        reading, _ = read_grid(detector, image, fixed)
+
+
 def run(args) -> int:
     import numpy as np
 
@@ -101,6 +125,7 @@ def run(args) -> int:
     full = cells = placed = with_centres = 0
     wrong_named = wrong_flagged = right_flagged = 0
     small = [0, 0]  # photos with the small-corners doubt; of them, not fully right
+    fixes: list[tuple[int, bool]] = []  # --corrections: per wrong grid (corrections, right at the end)
     ms, wrong_lines = [], []
     by_deck: dict[str, list[int]] = {}
     for path, truth, centres, deck in photos:
@@ -120,6 +145,8 @@ def run(args) -> int:
             small[1] += right < 25
         w, wf, rf = silent_and_flagged(reading, truth)
         wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
+        if getattr(args, "corrections", False) and right < 25:
+            fixes.append(corrections_needed(detector, image, truth, reading))
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
         tally[0] += 1
         tally[1] += right == 25
@@ -139,6 +166,9 @@ def run(args) -> int:
                "cells_named_wrong": wrong_named, "named_wrong_flagged": wrong_flagged,
                "right_cells_flagged": right_flagged, "small_corners_doubted": small[0],
                "small_corners_doubted_wrong": small[1],
+               **({"corrections": sum(n for n, _ in fixes), "corrected_grids": sum(ok for _, ok in fixes),
+                   "corrections_max": max((n for n, _ in fixes), default=0)}
+                  if getattr(args, "corrections", False) else {}),
                "machine": machine(), "load": load_average()}
     if args.json:
         print(json.dumps({"summary": summary}))
@@ -153,6 +183,10 @@ def run(args) -> int:
           f"names the cell); right cells flagged: {right_flagged}")
     print(f"small corners:     {small[0]} photos doubted as a whole, {small[1]} of them not fully right; "
           f"{len(photos) - full - small[1]} of the other {len(photos) - small[0]} not fully right")
+    if getattr(args, "corrections", False):
+        print(f"corrections:       {summary['corrections']} (--set, the first wrong cell each time) made "
+              f"{summary['corrected_grids']} of the {len(fixes)} wrong grids right; at most "
+              f"{summary['corrections_max']} for one grid (a limit of {MAX_CORRECTIONS})")
     print(f"ms per photo:      median {summary['ms_median']:.0f}, p95 {summary['ms_p95']:.0f}, "
           f"mean {summary['ms_mean']:.0f}")
     if len(by_deck) > 1:
