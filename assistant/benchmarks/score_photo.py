@@ -125,6 +125,7 @@ def run(args) -> int:
     full = cells = placed = with_centres = 0
     wrong_named = wrong_flagged = right_flagged = 0
     small = [0, 0]  # photos with the small-corners doubt; of them, not fully right
+    count_fixes = getattr(args, "corrections", False)
     fixes: list[tuple[int, bool]] = []  # --corrections: per wrong grid (corrections, right at the end)
     ms, wrong_lines = [], []
     by_deck: dict[str, list[int]] = {}
@@ -145,7 +146,7 @@ def run(args) -> int:
             small[1] += right < 25
         w, wf, rf = silent_and_flagged(reading, truth)
         wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
-        if getattr(args, "corrections", False) and right < 25:
+        if count_fixes and right < 25:
             fixes.append(corrections_needed(detector, image, truth, reading))
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
         tally[0] += 1
@@ -168,7 +169,7 @@ def run(args) -> int:
                "small_corners_doubted_wrong": small[1],
                **({"corrections": sum(n for n, _ in fixes), "corrected_grids": sum(ok for _, ok in fixes),
                    "corrections_max": max((n for n, _ in fixes), default=0)}
-                  if getattr(args, "corrections", False) else {}),
+                  if count_fixes else {}),
                "machine": machine(), "load": load_average()}
     if args.json:
         print(json.dumps({"summary": summary}))
@@ -183,7 +184,7 @@ def run(args) -> int:
           f"names the cell); right cells flagged: {right_flagged}")
     print(f"small corners:     {small[0]} photos doubted as a whole, {small[1]} of them not fully right; "
           f"{len(photos) - full - small[1]} of the other {len(photos) - small[0]} not fully right")
-    if getattr(args, "corrections", False):
+    if count_fixes:
         print(f"corrections:       {summary['corrections']} (--set, the first wrong cell each time) made "
               f"{summary['corrected_grids']} of the {len(fixes)} wrong grids right; at most "
               f"{summary['corrections_max']} for one grid (a limit of {MAX_CORRECTIONS})")
