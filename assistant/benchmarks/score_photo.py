@@ -146,8 +146,8 @@ def run(args) -> int:
             small[1] += right < 25
         w, wf, rf = silent_and_flagged(reading, truth)
         wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
-        if count_fixes and right < 25:
-            fixes.append(corrections_needed(detector, image, truth, reading))
+        if count_fixes and any(reading.rows[r][c] != truth[r][c] for r in range(5) for c in range(5)):
+            fixes.append(corrections_needed(detector, image, truth, reading))  # (a cell empty in the truth too: none)
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
         tally[0] += 1
         tally[1] += right == 25
