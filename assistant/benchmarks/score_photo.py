@@ -85,14 +85,17 @@ def silent_and_flagged(reading, truth) -> tuple[int, int, int]:
     return len(wrong), sum(1 for rc in wrong if rc in reading.flagged), right_flagged
 
 
-def corrections_needed(detector, image, truth, reading) -> tuple[int, bool]:
+def corrections_needed(detector, image, truth, reading) -> tuple[int, bool] | None:
     """``(corrections, right)``: the player's ``--set`` corrections, the first wrong cell each time, until the
-    grid reads right or ``MAX_CORRECTIONS`` were made; ``reading`` is the photo's first reading."""
+    grid reads right or ``MAX_CORRECTIONS`` were made; ``reading`` is the photo's first reading. None when it
+    names no cell wrong (a cell empty in the truth and unread counts as not right, but needs no correction)."""
     from assistant.commands.score_photo import read_grid
 
     fixed: dict[tuple[int, int], str] = {}
     while True:
         wrong = [(r, c) for r in range(5) for c in range(5) if reading.rows[r][c] != truth[r][c]]
+        if not wrong and not fixed:
+            return None
         if not wrong or len(fixed) >= MAX_CORRECTIONS:
             return len(fixed), not wrong
         fixed[wrong[0]] = truth[wrong[0][0]][wrong[0][1]]
@@ -146,8 +149,8 @@ def run(args) -> int:
             small[1] += right < 25
         w, wf, rf = silent_and_flagged(reading, truth)
         wrong_named, wrong_flagged, right_flagged = wrong_named + w, wrong_flagged + wf, right_flagged + rf
-        if count_fixes and any(reading.rows[r][c] != truth[r][c] for r in range(5) for c in range(5)):
-            fixes.append(corrections_needed(detector, image, truth, reading))  # (a cell empty in the truth too: none)
+        if count_fixes and right < 25 and (fix := corrections_needed(detector, image, truth, reading)):
+            fixes.append(fix)
         tally = by_deck.setdefault(deck or "?", [0, 0, 0])
         tally[0] += 1
         tally[1] += right == 25

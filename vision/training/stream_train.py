@@ -172,9 +172,14 @@ def gpu_augment(x, gen):
     return x.clamp_(0, 1)
 
 
+def is_suit_look(cfg: dict) -> bool:
+    """A shape of ``ARCHS`` that learns the suit of the card crops (``target: "suit"``)."""
+    return cfg.get("target") == "suit"
+
+
 def shape_classes(cfg: dict) -> tuple[str, ...]:
     """What a shape of ``ARCHS`` names: the 52 cards and none, or (a suit look) the four suits."""
-    return SUIT_CLASSES if cfg.get("target") == "suit" else CLASSES
+    return SUIT_CLASSES if is_suit_look(cfg) else CLASSES
 
 
 def make_shape(cfg: dict):
@@ -187,7 +192,7 @@ def make_shape(cfg: dict):
 def shape_targets(cfg: dict, y):
     """``(rows, labels)`` a shape learns from in a batch of crop labels ``y`` (a torch tensor): every crop and its
     label; for a suit look only the card crops, labelled by suit."""
-    if cfg.get("target") != "suit":
+    if not is_suit_look(cfg):
         return None, y
     rows = (y < NONE_ID).nonzero().squeeze(1)
     return rows, y[rows] // 13
@@ -367,7 +372,7 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
                "crops_made": buf.written, "scenes": buf.scenes}
         for name, model in models.items():
             size = archs[name]["input_size"]
-            res = {k: evaluate(model, x, y, size, dev, suit=archs[name].get("target") == "suit")
+            res = {k: evaluate(model, x, y, size, dev, suit=is_suit_look(archs[name]))
                    for k, (x, y) in checks.items()}
             row[name] = res
             row[name]["loss"] = round(float(torch.stack(losses[name]).float().mean()), 4) if losses[name] else None
