@@ -150,3 +150,16 @@ def test_the_cli_names_the_same_shapes_without_loading_training_code():
              "print(any(m.startswith('vision.training') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_ink_made_bolder_or_lighter_by_half_a_pixel():
+    torch = pytest.importorskip("torch")
+    from vision.training.stream_train import ink_weight
+
+    x = torch.ones(2, 3, 32, 32)
+    x[:, :, 8:24, 14:18] = 0.0  # a dark stroke 4 px wide on white paper
+    out = ink_weight(x, torch.tensor([True, False]))
+    ink = (1 - out).sum((1, 2, 3)) / 3 / 16  # the stroke's width, in pixels, from its ink
+    assert out.shape == x.shape
+    assert 4.5 <= float(ink[0]) <= 5.5  # bolder: about a pixel wider (half a pixel each side)
+    assert 2.5 <= float(ink[1]) <= 3.5  # lighter: about a pixel narrower
