@@ -165,12 +165,44 @@ def test_npm_decks_stay_out_of_builds_unless_asked(tmp_path):
     assert sorted(load_decks(cache, registry=None)) == ["art", "held", "npm-x"]
     synth._init(str(cache), "train", registry_share=1.0)
     try:
-        assert synth._SHARE == 1.0 and sorted(synth._PROCEDURAL) == ["npm-x"] and sorted(synth._DECKS) == ["art"]
+        assert synth._REGISTRY_SHARE == 1.0 and sorted(synth._REGISTRY) == ["npm-x"] and sorted(synth._DECKS) == ["art"]
+        assert synth._SHARE == 0.0 and synth._PROCEDURAL == {}
         assert all(f.deck == "npm-x" for f in synth.pick_faces(synth._DECKS, np.random.default_rng(0),
-                                                                synth._PROCEDURAL, synth._SHARE))
+                                                                registry=synth._REGISTRY, registry_share=1.0))
         synth._init(str(cache), "val", registry_share=1.0)
-        assert synth._SHARE == 0.0 and sorted(synth._DECKS) == ["held"]  # val: held-out designs only
-        with pytest.raises(ValueError, match="one pool"):
-            synth._init(str(cache), "train", procedural_share=0.5, registry_share=0.5)
+        assert synth._REGISTRY_SHARE == 0.0 and sorted(synth._DECKS) == ["held"]  # val: held-out designs only
+        with pytest.raises(ValueError, match="at most 1"):
+            synth._init(str(cache), "train", procedural_share=0.6, registry_share=0.5)
     finally:
         synth._init(str(cache), "train", 0.0)  # leave the module as the default build has it
+
+
+def test_a_build_can_draw_tables_from_procedural_and_npm_decks_together(tmp_path):
+    cv2 = pytest.importorskip("cv2")
+    from vision.card_names import CARD_NAMES
+    from vision.training import synth
+
+    cache = tmp_path / "cache"
+    face = np.full((84, 60, 3), 255, np.uint8)
+    info = {}
+    for name, meta in (("art", {}), ("npm-x", {"registry": True}), ("proc-y", {"procedural": True})):
+        (cache / "cards" / name).mkdir(parents=True)
+        for c in CARD_NAMES:
+            cv2.imwrite(str(cache / "cards" / name / f"{c}.png"), face)
+        info[name] = {"index_box": [0.05, 0.05, 0.2, 0.2], "held_out": False, **meta}
+    (cache / "cards" / "decks.json").write_text(json.dumps(info))
+    synth._init(str(cache), "train", procedural_share=0.3, registry_share=0.3)
+    try:
+        assert sorted(synth._PROCEDURAL) == ["proc-y"] and sorted(synth._REGISTRY) == ["npm-x"]
+        tables = [synth.pick_faces(synth._DECKS, np.random.default_rng(k), synth._PROCEDURAL, synth._SHARE,
+                                   synth._REGISTRY, synth._REGISTRY_SHARE)[0].deck for k in range(300)]
+        share = {d: tables.count(d) / len(tables) for d in ("art", "npm-x", "proc-y")}
+        assert 0.2 < share["proc-y"] < 0.4 and 0.2 < share["npm-x"] < 0.4 and 0.3 < share["art"] < 0.5
+        # an npm-only build draws as when the npm decks were the one other pool: its seeds keep their scenes
+        for k in range(20):
+            old = synth.pick_faces(synth._DECKS, np.random.default_rng(k), synth._REGISTRY, 0.3)
+            new = synth.pick_faces(synth._DECKS, np.random.default_rng(k), registry=synth._REGISTRY,
+                                   registry_share=0.3)
+            assert [f.deck for f in old] == [f.deck for f in new]
+    finally:
+        synth._init(str(cache), "train", 0.0)

@@ -46,7 +46,7 @@ def add_parser(subparsers) -> None:
                         "(default 0: the artwork decks only, as every build before; val scenes never use them)")
     b.add_argument("--registry-share", type=float, default=0.0, metavar="P",
                    help="share of the TRAINING tables drawn with the npm decks (`dataset fetch`), 0..1 (default 0; "
-                        "not with --procedural-share)")
+                        "with --procedural-share, the two together at most 1)")
     b.set_defaults(func=run)
     pr = sub.add_parser("procedural", help="draw complete decks procedurally (fonts, varied pips and colours, "
                                            "four-colour decks) into the artwork cache, for `dataset build "
@@ -228,8 +228,8 @@ def run(args: argparse.Namespace) -> int:
 
         if not 0.0 <= args.procedural_share <= 1.0 or not 0.0 <= args.registry_share <= 1.0:
             raise UserError("--procedural-share and --registry-share must be between 0 and 1")
-        if args.procedural_share > 0 and args.registry_share > 0:
-            raise UserError("give --procedural-share or --registry-share, not both")
+        if args.procedural_share + args.registry_share > 1.0:
+            raise UserError("--procedural-share and --registry-share together must be at most 1")
         try:
             made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
                                layout=args.layout, procedural_share=args.procedural_share,

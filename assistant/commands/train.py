@@ -135,6 +135,9 @@ def _stream_arguments(s) -> None:
                    help="ONNX detector whose false boxes become negatives ('' for random boxes only)")
     s.add_argument("--fan-share", type=float, default=0.3, help="share of training scenes that are fanned hands")
     s.add_argument("--registry-share", type=float, default=0.2, help="share of training tables of the npm decks")
+    s.add_argument("--procedural-share", type=float, default=0.0,
+                   help="share of training tables of procedural decks (`patience dataset procedural` first; more "
+                        "shapes of pips and indices than the artwork has)")
     s.add_argument("--check-scenes", type=int, default=150, help="held-out scenes of the default mix for the checks")
     s.add_argument("--check-fan-scenes", type=int, default=75, help="held-out fanned hands for the checks")
     s.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
@@ -168,7 +171,8 @@ def _stream(args) -> None:
     stream_train.train_stream(args.out, args.seconds, workers, {n: stream_train.ARCHS[n] for n in names},
                               batch=args.batch, lr=args.lr, device=args.device, seed=args.seed, cache=args.cache,
                               detector=Path(args.detector) if args.detector else None, fan_share=args.fan_share,
-                              registry_share=args.registry_share, check_scenes=args.check_scenes,
+                              registry_share=args.registry_share, procedural_share=args.procedural_share,
+                              check_scenes=args.check_scenes,
                               check_fan_scenes=args.check_fan_scenes, capacity=args.capacity,
                               min_buffer=args.min_buffer, check_every=args.check_every, init=args.init,
                               log=lambda m: print(m, flush=True))

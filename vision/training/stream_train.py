@@ -57,11 +57,12 @@ _INDEX_CLASS = 0
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _worker_init(cache: str, split: str, registry_share: float, detector: str | None) -> None:
+def _worker_init(cache: str, split: str, registry_share: float, detector: str | None,
+                 procedural_share: float = 0.0) -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
     from vision.training import synth
 
-    synth._init(cache, split, registry_share=registry_share)
+    synth._init(cache, split, procedural_share=procedural_share, registry_share=registry_share)
     global _YOLO, _INDEX_CLASS
     if detector:
         from vision.onnx_backend import OnnxYolo
@@ -302,13 +303,15 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int 
 def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict] | None = None, batch: int = 512,
                  lr: float = 3e-3, device: str = "cuda", seed: int = 0, cache: Path | None = None,
                  detector: Path | None = None, fan_share: float = 0.3, registry_share: float = 0.2,
+                 procedural_share: float = 0.0,
                  check_scenes: int = 150, check_fan_scenes: int = 75, check_seed: int = 1, capacity: int = 1_000_000,
                  min_buffer: int = 20000, check_every: float = 30.0, init: Path | None = None, log=print) -> dict:
     """Render and train for ``seconds`` (the rendering of the checks and the start not counted); write
     ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check) and
     ``out/summary.json``; returns the summary. ``init``: a checkpoint (``{"model": state dict}``) every shape starts
     from instead of from scratch (fine-tuning a committed model; the shapes must match it), checked once before
-    the first step."""
+    the first step. ``registry_share`` / ``procedural_share``: the training tables drawn with the npm decks / the
+    procedural decks (``synth.pick_faces``)."""
     import multiprocessing as mp
 
     from vision.training.artwork import CACHE
@@ -325,7 +328,7 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     log(f"checks: {', '.join(f'{k} {len(v[1])} crops' for k, v in checks.items())} ({time.time() - t_start:.0f} s)")
 
     buf = CropBuffer(capacity)
-    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(cache, "train", registry_share, det))
+    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(cache, "train", registry_share, det, procedural_share))
     stop = threading.Event()
 
     def reader():

@@ -34,12 +34,14 @@ MIN_CROP_PX: float = float(_MIX["min_crop_px"])  # smaller indices (longest side
 TWO_DECK_SHARE: float = float(_MIX["two_deck_share"])
 
 _DECKS: dict | None = None
-_PROCEDURAL: dict = {}  # the other pool of decks (training split, ``share`` > 0 only): procedural or npm decks
+_PROCEDURAL: dict = {}  # the other pools of decks (training split, their share > 0 only): procedural decks ...
 _SHARE = 0.0
+_REGISTRY: dict = {}  # ... and the npm decks
+_REGISTRY_SHARE = 0.0
 
 
 def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share: float = 0.0) -> None:
-    global _DECKS, _PROCEDURAL, _SHARE
+    global _DECKS, _PROCEDURAL, _SHARE, _REGISTRY, _REGISTRY_SHARE
     from vision.training.artwork import load_decks
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -48,22 +50,31 @@ def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share:
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(cache), held_out=(split == "val"))
     # val scenes are made of the held-out designs only: never of procedural or npm decks
-    if procedural_share > 0 and registry_share > 0:
-        raise ValueError("a build draws its other decks from one pool: procedural or npm, not both")
-    _SHARE = (procedural_share or registry_share) if split == "train" else 0.0
-    npm = registry_share > 0
-    _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=not npm, registry=npm) if _SHARE > 0 else {}
+    if procedural_share + registry_share > 1.0:
+        raise ValueError(f"procedural share {procedural_share} + npm share {registry_share}: at most 1 together")
+    train = split == "train"
+    _SHARE = procedural_share if train else 0.0
+    _REGISTRY_SHARE = registry_share if train else 0.0
+    _PROCEDURAL = load_decks(Path(cache), held_out=False, procedural=True) if _SHARE > 0 else {}
+    _REGISTRY = load_decks(Path(cache), held_out=False, procedural=False, registry=True) if _REGISTRY_SHARE > 0 else {}
     if _SHARE > 0 and not _PROCEDURAL:
-        raise FileNotFoundError("no npm decks in the cache: run `patience dataset fetch` with the registry reachable"
-                                if npm else "no procedural decks in the cache: run `patience dataset procedural` first")
+        raise FileNotFoundError("no procedural decks in the cache: run `patience dataset procedural` first")
+    if _REGISTRY_SHARE > 0 and not _REGISTRY:
+        raise FileNotFoundError("no npm decks in the cache: run `patience dataset fetch` with the registry reachable")
 
 
-def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = None, share: float = 0.0) -> list:
+def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = None, share: float = 0.0,
+               registry: dict | None = None, registry_share: float = 0.0) -> list:
     """52 distinct cards, usually all from one deck (a real table), sometimes from two. With ``share`` > 0 the
-    table's decks come from ``procedural`` with that probability (one more draw of ``rng``; with ``share`` 0 the
-    generator is used exactly as before, so older builds' seeds give the same scenes)."""
-    if share > 0 and procedural and rng.random() < share:
-        decks = procedural
+    table's decks come from ``procedural`` with that probability, else with ``registry_share`` from ``registry``
+    (one more draw of ``rng`` for both; with both shares 0 the generator is used exactly as before, so older
+    builds' seeds give the same scenes)."""
+    if (share > 0 and procedural) or (registry_share > 0 and registry):
+        r = rng.random()
+        if procedural and r < share:
+            decks = procedural
+        elif registry and share <= r < share + registry_share:
+            decks = registry
     names = sorted(decks)
     main = names[rng.integers(len(names))]
     faces = list(decks[main])
@@ -76,7 +87,7 @@ def pick_faces(decks: dict, rng: np.random.Generator, procedural: dict | None = 
 
 def render_one(seed: int, split: str, i: int, layout: str | None = None):
     rng = np.random.default_rng([seed, SPLITS[split], i])
-    faces = pick_faces(_DECKS, rng, _PROCEDURAL, _SHARE)
+    faces = pick_faces(_DECKS, rng, _PROCEDURAL, _SHARE, _REGISTRY, _REGISTRY_SHARE)
     size = OUT_SIZES[rng.integers(len(OUT_SIZES))]
     return scenes.render_scene(faces, rng, out_size=size, layout=layout), rng
 
@@ -137,7 +148,7 @@ def build(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1, 
     """Render the missing images of both splits; returns counts. ``progress(split, done, total)`` is called.
     ``layout``: every scene of this one layout (e.g. ``"fan"``) instead of the default mix.
     ``procedural_share``: the share of training tables drawn with procedural decks (0 = none, 1 = all);
-    ``registry_share`` the same for the npm decks (one of the two at a time)."""
+    ``registry_share`` the same for the npm decks (both together at most 1)."""
     import multiprocessing as mp
 
     out = Path(out)
