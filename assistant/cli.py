@@ -80,9 +80,21 @@ def interrupted_message() -> str:
     return f"interrupted - the game is saved ({running.game_id}): continue with `patience resume`"
 
 
+def parse_with_trailing_files(parser, argv: list[str] | None):
+    """``parser.parse_args``, but a command whose files may come after its options (``trailing_files``: the name of
+    its list of files) also takes ``score-photo a.jpg --draw out b.jpg``; anything else left over is argparse's
+    usual error."""
+    args, extra = parser.parse_known_args(argv)
+    where = getattr(args, "trailing_files", None)
+    if extra and where and not any(e.startswith("-") and e != "-" for e in extra):
+        getattr(args, where).extend(extra)
+        return args
+    return parser.parse_args(argv) if extra else args
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_with_trailing_files(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

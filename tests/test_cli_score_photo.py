@@ -348,3 +348,16 @@ def test_the_benchmark_counts_the_corrections_a_wrong_grid_takes(tmp_path):
     summary = json.loads(out.stdout.splitlines()[-1])["summary"]
     assert (summary["cells_right"], summary["grids_fully_right"]) == (24, 0)
     assert (summary["corrections"], summary["corrected_grids"], summary["corrections_max"]) == (1, 1, 1)
+
+
+def test_photos_may_follow_the_options_and_a_stray_option_is_still_refused():
+    from assistant.cli import build_parser, parse_with_trailing_files
+
+    args = parse_with_trailing_files(build_parser(), ["score-photo", "a.jpg", "--set", "r1c1=Qs", "b.jpg", "c.jpg"])
+    assert args.images == ["a.jpg", "b.jpg", "c.jpg"] and args.set == ["r1c1=Qs"]
+    args = parse_with_trailing_files(build_parser(), ["detect", "--table", "a.jpg", "--threads", "1", "b.jpg"])
+    assert args.images == ["a.jpg", "b.jpg"] and args.threads == 1
+    with pytest.raises(SystemExit):
+        parse_with_trailing_files(build_parser(), ["score-photo", "a.jpg", "--json", "--bogus", "b.jpg"])
+    with pytest.raises(SystemExit):  # a command without files after its options keeps argparse's error
+        parse_with_trailing_files(build_parser(), ["score", "As Ks Qs Js Ts", "--json", "extra"])

@@ -101,7 +101,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--limit", type=int, default=0, help="--eval: use at most N images per folder")
     parser.add_argument("--sweep", action="store_true",
                         help="--eval: score every pair of box and card thresholds (to choose the defaults on a val set)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, trailing_files="images")  # photos may also follow the options
 
 
 def expand_inputs(paths: list[str]) -> tuple[list[Path], list[tuple[str, str]]]:

@@ -78,7 +78,7 @@ def add_parser(subparsers) -> None:
                         help="correct one cell of the grid as seen, e.g. --set r2c3=Qs (row 2, column 3 holds the "
                              "Queen of spades; any other cell read as Qs takes its next reading); repeat for more "
                              "cells; one photo only")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, trailing_files="images")  # photos may also follow the options
 
 
 def add_common_arguments(parser) -> None:
