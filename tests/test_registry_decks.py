@@ -145,21 +145,28 @@ def test_a_fetched_package_is_unpacked_and_its_components_written(tmp_path, monk
     assert not (tmp_path / "npm" / "cards-0.1.0.tgz").exists()  # a bad download is not kept
 
 
-def test_npm_decks_stay_out_of_builds_unless_asked(tmp_path):
+def blank_cache(tmp_path, decks: dict[str, dict]):
+    """An artwork cache of blank decks, ``{name: extra decks.json fields}`` (not held out unless they say so)."""
     cv2 = pytest.importorskip("cv2")
     from vision.card_names import CARD_NAMES
-    from vision.training import synth
-    from vision.training.artwork import load_decks
 
     cache = tmp_path / "cache"
     face = np.full((84, 60, 3), 255, np.uint8)
     info = {}
-    for name, meta in (("art", {}), ("held", {"held_out": True}), ("npm-x", {"registry": True})):
+    for name, meta in decks.items():
         (cache / "cards" / name).mkdir(parents=True)
         for c in CARD_NAMES:
             cv2.imwrite(str(cache / "cards" / name / f"{c}.png"), face)
         info[name] = {"index_box": [0.05, 0.05, 0.2, 0.2], "held_out": False, **meta}
     (cache / "cards" / "decks.json").write_text(json.dumps(info))
+    return cache
+
+
+def test_npm_decks_stay_out_of_builds_unless_asked(tmp_path):
+    from vision.training import synth
+    from vision.training.artwork import load_decks
+
+    cache = blank_cache(tmp_path, {"art": {}, "held": {"held_out": True}, "npm-x": {"registry": True}})
     assert sorted(load_decks(cache, held_out=False)) == ["art"]
     assert sorted(load_decks(cache, held_out=False, registry=True)) == ["npm-x"]
     assert sorted(load_decks(cache, registry=None)) == ["art", "held", "npm-x"]
@@ -178,19 +185,9 @@ def test_npm_decks_stay_out_of_builds_unless_asked(tmp_path):
 
 
 def test_a_build_can_draw_tables_from_procedural_and_npm_decks_together(tmp_path):
-    cv2 = pytest.importorskip("cv2")
-    from vision.card_names import CARD_NAMES
     from vision.training import synth
 
-    cache = tmp_path / "cache"
-    face = np.full((84, 60, 3), 255, np.uint8)
-    info = {}
-    for name, meta in (("art", {}), ("npm-x", {"registry": True}), ("proc-y", {"procedural": True})):
-        (cache / "cards" / name).mkdir(parents=True)
-        for c in CARD_NAMES:
-            cv2.imwrite(str(cache / "cards" / name / f"{c}.png"), face)
-        info[name] = {"index_box": [0.05, 0.05, 0.2, 0.2], "held_out": False, **meta}
-    (cache / "cards" / "decks.json").write_text(json.dumps(info))
+    cache = blank_cache(tmp_path, {"art": {}, "npm-x": {"registry": True}, "proc-y": {"procedural": True}})
     synth._init(str(cache), "train", procedural_share=0.3, registry_share=0.3)
     try:
         assert sorted(synth._PROCEDURAL) == ["proc-y"] and sorted(synth._REGISTRY) == ["npm-x"]
