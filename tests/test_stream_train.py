@@ -163,3 +163,19 @@ def test_ink_made_bolder_or_lighter_by_half_a_pixel():
     assert out.shape == x.shape
     assert 4.5 <= float(ink[0]) <= 5.5  # bolder: about a pixel wider (half a pixel each side)
     assert 2.5 <= float(ink[1]) <= 3.5  # lighter: about a pixel narrower
+
+
+@pytest.mark.parametrize("shares,says", [
+    (["--procedural-share", "0.9"], "at most 1 together"),  # with the default npm share 0.2
+    (["--procedural-share", "-0.1"], "each from 0 to 1"),
+    (["--procedural-share", "0.3"], "no procedural decks in the cache"),
+])
+def test_train_stream_refuses_impossible_deck_shares_before_it_starts(tmp_path, capsys, shares, says):
+    from assistant.cli import main
+
+    (tmp_path / "cache" / "cards").mkdir(parents=True)
+    (tmp_path / "cache" / "cards" / "decks.json").write_text("{}")
+    code = main(["train", "stream", "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"),
+                 "--device", "cpu", "--registry-share", "0.2", *shares])
+    assert code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # nothing rendered, nothing trained

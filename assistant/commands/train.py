@@ -154,7 +154,7 @@ def _stream(args) -> None:
     import os
 
     from assistant.cli import UserError
-    from vision.training import stream_train
+    from vision.training import stream_train, synth
     from vision.training.artwork import CACHE
 
     cache = args.cache or CACHE
@@ -167,6 +167,10 @@ def _stream(args) -> None:
         raise UserError(f"unknown shapes {unknown or args.archs!r}; known: {', '.join(stream_train.ARCHS)}")
     if args.unpack:
         print(f"{stream_train.unpack_artwork(args.unpack, cache)} faces unpacked", flush=True)
+    try:  # here, not in the rendering workers, whose failing start the pool would only retry
+        synth._init(str(cache), "train", procedural_share=args.procedural_share, registry_share=args.registry_share)
+    except (ValueError, FileNotFoundError) as exc:
+        raise UserError(str(exc)) from None
     workers = args.workers or max(1, (os.cpu_count() or 2) - 2)
     stream_train.train_stream(args.out, args.seconds, workers, {n: stream_train.ARCHS[n] for n in names},
                               batch=args.batch, lr=args.lr, device=args.device, seed=args.seed, cache=args.cache,

@@ -50,6 +50,8 @@ def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share:
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(cache), held_out=(split == "val"))
     # val scenes are made of the held-out designs only: never of procedural or npm decks
+    if not (0.0 <= procedural_share <= 1.0 and 0.0 <= registry_share <= 1.0):
+        raise ValueError(f"procedural share {procedural_share}, npm share {registry_share}: each from 0 to 1")
     if procedural_share + registry_share > 1.0:
         raise ValueError(f"procedural share {procedural_share} + npm share {registry_share}: at most 1 together")
     train = split == "train"
