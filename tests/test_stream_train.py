@@ -171,6 +171,7 @@ def test_ink_made_bolder_or_lighter_by_half_a_pixel():
     (["--procedural-share", "0.3"], "no procedural decks in the cache"),
 ])
 def test_train_stream_refuses_impossible_deck_shares_before_it_starts(tmp_path, capsys, shares, says):
+    pytest.importorskip("torch")  # `patience train` asks for it first
     from assistant.cli import main
 
     (tmp_path / "cache" / "cards").mkdir(parents=True)
