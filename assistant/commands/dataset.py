@@ -226,10 +226,10 @@ def run(args: argparse.Namespace) -> int:
                 tasks[split] = bar.add_task(f"{split} scenes", total=total, completed=done)
             bar.update(tasks[split], completed=done)
 
-        if not 0.0 <= args.procedural_share <= 1.0 or not 0.0 <= args.registry_share <= 1.0:
-            raise UserError("--procedural-share and --registry-share must be between 0 and 1")
-        if args.procedural_share + args.registry_share > 1.0:
-            raise UserError("--procedural-share and --registry-share together must be at most 1")
+        try:  # here: a failing start of the rendering workers would only be retried by their pool
+            synth.check_shares(args.procedural_share, args.registry_share)
+        except ValueError as exc:
+            raise UserError(f"--procedural-share / --registry-share: {exc}") from None
         try:
             made = synth.build(out, args.train, args.val, seed=args.seed, workers=args.workers, progress=progress,
                                layout=args.layout, procedural_share=args.procedural_share,

@@ -40,6 +40,14 @@ _REGISTRY: dict = {}  # ... and the npm decks
 _REGISTRY_SHARE = 0.0
 
 
+def check_shares(procedural_share: float, registry_share: float) -> None:
+    """ValueError unless each share of the training tables drawn from another pool is 0..1 and both together <= 1."""
+    if not (0.0 <= procedural_share <= 1.0 and 0.0 <= registry_share <= 1.0):
+        raise ValueError(f"procedural share {procedural_share}, npm share {registry_share}: each from 0 to 1")
+    if procedural_share + registry_share > 1.0:
+        raise ValueError(f"procedural share {procedural_share} + npm share {registry_share}: at most 1 together")
+
+
 def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share: float = 0.0) -> None:
     global _DECKS, _PROCEDURAL, _SHARE, _REGISTRY, _REGISTRY_SHARE
     from vision.training.artwork import load_decks
@@ -50,10 +58,7 @@ def _init(cache: str, split: str, procedural_share: float = 0.0, registry_share:
     cv2.setNumThreads(1)
     _DECKS = load_decks(Path(cache), held_out=(split == "val"))
     # val scenes are made of the held-out designs only: never of procedural or npm decks
-    if not (0.0 <= procedural_share <= 1.0 and 0.0 <= registry_share <= 1.0):
-        raise ValueError(f"procedural share {procedural_share}, npm share {registry_share}: each from 0 to 1")
-    if procedural_share + registry_share > 1.0:
-        raise ValueError(f"procedural share {procedural_share} + npm share {registry_share}: at most 1 together")
+    check_shares(procedural_share, registry_share)
     train = split == "train"
     _SHARE = procedural_share if train else 0.0
     _REGISTRY_SHARE = registry_share if train else 0.0
