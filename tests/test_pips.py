@@ -16,7 +16,7 @@ import pytest
 
 from tests.test_cardface import corner_probs, models_with_look, one_card_boxes
 from vision.card_names import CARD_NAMES
-from vision.detector import Detector
+from vision.detector import PIP_WEIGHT_FLOOR, Detector
 from vision.onnx_backend import ModelFileError
 from vision.pips import PIP_SIZE, card_suit_evidence, pip_shapes
 
@@ -110,11 +110,24 @@ def test_clear_club_pips_turn_a_spade_reading_into_clubs_inside_their_card_only(
     assert ratio(fused[0], "7") / ratio(p[0], "7") == pytest.approx(0.95 / 0.05, rel=1e-3)
 
 
-def test_too_few_pips_leave_the_corners_as_they_were(tmp_path):
+def test_hardly_a_pip_leaves_the_corners_as_they_were(tmp_path):
     det = Detector(model_dir=pip_models(tmp_path, min_pips=1.5), pips=None)
     p = corner_probs(len(det.classifier_names), {"7s": 0.5, "7c": 0.3})[None]
-    one_pip = (np.array([[0.0, 0.0, 0.0, 1.0]], np.float32), np.array([1.0], np.float32))
-    assert np.array_equal(det.fuse_pips(None, one_card_boxes(), np.array([0]), p, evidence=one_pip), p)
+    faint = (np.array([[0.0, 0.0, 0.0, 1.0]], np.float32), np.array([PIP_WEIGHT_FLOOR * 0.9], np.float32))
+    assert np.array_equal(det.fuse_pips(None, one_card_boxes(), np.array([0]), p, evidence=faint), p)
+
+
+def test_fewer_pips_than_min_pips_count_in_proportion(tmp_path):
+    det = Detector(model_dir=pip_models(tmp_path, weight=2.0, min_pips=1.5), pips=None)
+    p = corner_probs(len(det.classifier_names), {"7s": 0.5, "7c": 0.3})[None]
+    ratio = lambda q: q[0, CARD_NAMES.index("7c")] / q[0, CARD_NAMES.index("7s")]
+    clubs = np.array([[0.1, 0.0, 0.0, 0.9]], np.float32)
+    gains = {}
+    for pips in (1.0, 1.5, 3.0):  # an ace's one pip; min_pips; a three
+        fused = det.fuse_pips(None, one_card_boxes(), np.array([0]), p, evidence=(clubs, np.array([pips], np.float32)))
+        gains[pips] = ratio(fused) / ratio(p)
+    assert gains[1.0] == pytest.approx(9.0 ** (2.0 * 1.0 / 1.5), rel=1e-3)  # two thirds of the exponent
+    assert gains[1.5] == pytest.approx(9.0 ** 2.0, rel=1e-3) == pytest.approx(gains[3.0], rel=1e-3)
 
 
 def test_the_pip_look_is_for_photos_and_needs_the_four_suits(tmp_path):

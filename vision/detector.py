@@ -67,6 +67,11 @@ SIGNATURE_TOLERANCE = 0.25  # mean |difference| of standardised 16x16 grey crops
 DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 FACE_FUSIONS = ("card", "suit", "rank", "rank+suit")
 PIP_SUITS = ("s", "h", "d", "c")
+# A card whose pips' summed weight is under ``min_pips`` still counts from this weight on, its exponent scaled down
+# in proportion (half a pip: a little; an ace's one pip: most of it). A hard cut at ``min_pips`` lost the aces and
+# the small cards of photos whose pips are mostly too small to be looked at (docs/BENCHMARKS.md, score-photo,
+# session 25: gridval 1168 -> 1174 of 1200 cells, nothing lost on the tuning sets or the camera videos).
+PIP_WEIGHT_FLOOR = 0.5
 
 
 def crop_signature(image_bgr: np.ndarray, box, pad: float) -> np.ndarray:
@@ -515,9 +520,10 @@ class Detector:
     def fuse_pips(self, image_bgr: np.ndarray, boxes: Detections, idx: np.ndarray, p: np.ndarray,
                   evidence: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Corner probabilities ``p`` (len(idx), classifier classes) of the index boxes ``boxes[idx]``, each corner
-        inside a whole-card box whose middle shows pips (summed pip weight >= ``min_pips``) multiplied by those pips'
-        suit shares within the suit's colour (spades against clubs, hearts against diamonds) ** ``pip_weight`` over
-        each card column's suit, renormalised; the ``none`` probability is kept.
+        inside a whole-card box whose middle shows pips multiplied by those pips' suit shares within the suit's
+        colour (spades against clubs, hearts against diamonds) ** ``pip_weight`` over each card column's suit,
+        renormalised; the ``none`` probability is kept. A card whose summed pip weight is under ``min_pips`` counts
+        with the exponent scaled by weight / ``min_pips``, from ``PIP_WEIGHT_FLOOR`` on (none below it).
         Corners read as a Jack, Queen or King (half their card probability or more) are left alone: a court's
         middle is a picture, whose blobs are no pips.
         ``evidence``: ``pip_evidence`` of every card box in ``boxes`` order (tests); else computed here."""
@@ -533,7 +539,7 @@ class Detector:
             suits, weight = (np.asarray(e, np.float32)[used] for e in evidence)
         # pips are printed on the number cards and aces: a corner read as a court card (a picture) is left alone
         court = out[np.ix_(inside, self._court_cols)].sum(axis=1) >= 0.5 * (1.0 - self._none_p(out[inside]))
-        ok = (weight[row] >= self.min_pips) & ~court
+        ok = (weight[row] >= min(PIP_WEIGHT_FLOOR, self.min_pips)) & ~court
         inside, row = inside[ok], row[ok]
         if not len(inside):
             return out
@@ -542,7 +548,9 @@ class Detector:
         suits = np.maximum(suits, 1e-4)
         pair = suits + suits[:, [3, 2, 1, 0]]  # PIP_SUITS = s h d c: s+c, h+d, d+h, c+s
         cols = np.flatnonzero(self._pip_map.sum(axis=0) > 0)
-        factor = ((suits / pair) ** np.float32(self.pip_weight) @ self._pip_map)[:, cols]
+        # fewer pips than min_pips seen: their evidence counts less, in proportion
+        power = np.float32(self.pip_weight) * np.minimum(1.0, weight / max(self.min_pips, 1e-6)).astype(np.float32)
+        factor = ((suits / pair) ** power[:, None] @ self._pip_map)[:, cols]
         self._reweigh(out, inside, cols, factor[row])
         return out
 

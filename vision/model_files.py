@@ -73,7 +73,7 @@ class ModelSpec:
     pips: Path | None = None
     pip_classes: list[str] | None = None
     pip_weight: float = 1.0  # exponent of a card's pip suit evidence in the product with its corners'
-    min_pips: float = 1.0    # the least summed pip weight (blobs that look like pips) for a card's evidence to count
+    min_pips: float = 1.0    # the summed pip weight (blobs that look like pips) from which a card's evidence counts fully
 
     @classmethod
     def from_dir(cls, model_dir: str | Path) -> "ModelSpec":

@@ -86,7 +86,8 @@ def add_parser(subparsers) -> None:
     q.add_argument("--wire", action="store_true", help="also declare it in models/vision.json (the Detector uses it)")
     q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
     q.add_argument("--min-pips", type=float, default=MIN_PIPS,
-                   help="with --wire: the least summed pip weight of a card for its pips to count")
+                   help="with --wire: the summed pip weight of a card from which its pips count fully "
+                        "(less counts in proportion, from half a pip)")
     s = sub.add_parser("stream", help="index classifiers (and suit looks) trained on a stream of freshly rendered "
                                       "scenes: many CPU workers render, a GPU learns (a machine with many cores "
                                       "and a GPU)")

@@ -161,8 +161,8 @@ def train_pips(data: Path = PIP_SET, name: str = "pips", epochs: int = 12, batch
 def export_pips(checkpoint: Path = RUNS / "pips" / "best.pt", out: Path = MODELS, weight: float = 1.0,
                 min_pips: float = 1.0) -> Path:
     """``checkpoint`` -> ``out/pips.onnx`` (softmax inside, input (n, 1, 32, 32) silhouettes 0..1) + ``pips.pt``, and
-    the manifest entry ``pips`` (classes, the fusion exponent ``weight``, ``min_pips``: the least summed pip weight
-    of a card for its evidence to count)."""
+    the manifest entry ``pips`` (classes, the fusion exponent ``weight``, ``min_pips``: the summed pip weight
+    of a card from which its evidence counts fully; ``Detector.fuse_pips`` counts less in proportion)."""
     import onnx
 
     torch = _torch_one_thread()
