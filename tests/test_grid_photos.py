@@ -9,7 +9,7 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.training.grid_photos import render_grid_photo, store_with_exif  # noqa: E402
+from vision.training.grid_photos import OVERLAP_ROW_STEPS, render_grid_photo, store_with_exif  # noqa: E402
 from vision.training.scenes import Face  # noqa: E402
 
 NAMES = [f"{r}{s}" for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7")][:25]
@@ -61,3 +61,15 @@ def test_a_phone_photo_is_stored_turned_and_shown_upright(tmp_path):
     shown = cv2.imread(str(path))
     assert shown.shape == picture.shape
     assert np.abs(shown.astype(int) - picture.astype(int)).mean() < 6  # the same picture, JPEG aside
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_rows_lie_apart_or_each_over_the_lower_part_of_the_one_above(overlap):
+    steps = {"row_steps": OVERLAP_ROW_STEPS} if overlap else {}
+    picture, rows, info = render_grid_photo(faces(), np.random.default_rng(4), (800, 600), photometric=False, **steps)
+    for r in range(4):
+        for c in range(5):
+            halfway = (np.array(info["centres"][r][c]) + np.array(info["centres"][r + 1][c])) / 2
+            below = NAMES.index(rows[r + 1][c])
+            covered = np.abs(colour_at(picture, halfway) - (40 + 8 * below, 200 - 6 * below, 120)).max() <= 3
+            assert covered == overlap  # halfway down to the next row: its card where the rows overlap, else table
