@@ -652,21 +652,30 @@ def corner_score(box_confidence: float, card_confidence: float) -> float:
     return float(box_confidence) ** 0.5 * float(card_confidence)
 
 
-def sightings_from_detection(result, corner_probs: Sequence | None = None) -> tuple[list[Sighting], np.ndarray]:
+def sightings_from_detection(result, corner_probs: Sequence | None = None,
+                             at_cards: bool = False) -> tuple[list[Sighting], np.ndarray]:
     """``(sightings, card_centres)`` from a ``vision.detector.DetectionResult``: every named corner index is a
     sighting; the whole-card boxes (and the centres of cards seen by two corners but with no card box) give the
     lattice. ``corner_probs`` (one per raw detection, or None): the classifier's best names for each corner as
-    ``((name, probability), ...)``; with them the deck rule can fall back on a corner's second reading."""
+    ``((name, probability), ...)``; with them the deck rule can fall back on a corner's second reading.
+    ``at_cards``: each corner's box moved to the middle of the card the detector grouped it into (its card box, or
+    its corners' span; ``card_id``), so that it counts in that card's cell: where rows overlap, a corner index lies
+    nearly a row step above its card's middle and would round into the row above."""
     d = result.detections
     sightings: list[Sighting] = []
     card_boxes = []
     labels = d.data.get("label") if len(d) else None
+    card_id = d.data.get("card_id") if at_cards and len(d) else None
     for i in range(len(d)):
         label = str(labels[i]) if labels is not None else ""
         box = tuple(float(v) for v in d.xyxy[i])
         if label == "card":
             card_boxes.append(box)
             continue
+        if card_id is not None and int(card_id[i]) >= 0:
+            x1, y1, x2, y2 = (float(v) for v in result.card_detections.xyxy[int(card_id[i])])
+            half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+            box = ((x1 + x2) / 2 - half_w, (y1 + y2) / 2 - half_h, (x1 + x2) / 2 + half_w, (y1 + y2) / 2 + half_h)
         name = str(d.data.get("card", [""] * len(d))[i] or "")
         probs = tuple(corner_probs[i] or ()) if corner_probs is not None else ()
         if name or probs:

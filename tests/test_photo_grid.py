@@ -319,3 +319,44 @@ def test_the_correction_offered_is_the_first_doubtful_cells_other_reading_else_a
     assert correction_example(reading) == "r4c5=Kh"  # before the unread row 1, column 2: it has a name to offer
     assert correction_example(grid_from_cards(*deal(skip={(0, 1)}))) == "r1c2=CARD"
     assert correction_example(grid_from_cards(*deal())) is None
+
+
+def overlapped_rows_result():
+    """A DetectionResult of a grid whose rows lie over the lower part of the row above (row step 0.8 card widths,
+    cards 1.4 high): of each card but the last row's, only its top-left corner index shows, which lies nearly a row
+    step above the card's middle; the detector grouped each corner into its card (the card's visible part)."""
+    from vision.detections import Detections
+    from vision.results import DetectionResult
+
+    h = camera()
+    corner_boxes, card_boxes, names, card_of = [], [], [], []
+    for r in range(5):
+        for c in range(5):
+            cx, cy = c * 1.2, r * 0.8
+            top, bottom = cy - 0.7, (cy + 0.7 if r == 4 else cy - 0.7 + 0.8)  # the visible part of the card
+            (x1, y1), (x2, y2) = project(h, np.array([[cx - 0.5, top], [cx + 0.5, bottom]]))
+            card_boxes.append((x1, y1, x2, y2))
+            for lx, ly in ([(-0.36, -0.55)] + ([(0.36, 0.55)] if r == 4 else [])):
+                x, y = project(h, np.array([[cx + lx, cy + ly]]))[0]
+                corner_boxes.append((x - 8, y - 10, x + 8, y + 10))
+                names.append(DEALT[r, c])
+                card_of.append(len(card_boxes) - 1)
+    n = len(corner_boxes)
+    detections = Detections(np.array(corner_boxes + card_boxes), np.full(n + 25, 0.9), np.zeros(n + 25, np.int64),
+                            data={"label": np.array(["index"] * n + ["card"] * 25, dtype=object),
+                                  "card": np.array(names + [""] * 25, dtype=object),
+                                  "card_confidence": np.full(n + 25, 0.9),
+                                  "card_id": np.array(card_of + [-1] * 25)})
+    cards = Detections(np.array(card_boxes), np.full(25, 0.9), np.zeros(25, np.int64),
+                       data={"card": np.array(DEALT.reshape(-1), dtype=object)})
+    return DetectionResult([], cards, detections)
+
+
+def test_rows_laid_over_each_other_are_read_by_counting_each_corner_in_its_own_cards_cell():
+    from assistant.photo_grid import sightings_from_detection
+
+    result = overlapped_rows_result()
+    corners, centres = sightings_from_detection(result)
+    assert grid_from_cards(corners, centres).rows != DEALT.tolist()  # a corner rounds into the row above
+    by_cards, centres = sightings_from_detection(result, at_cards=True)
+    assert grid_from_cards(by_cards, centres).rows == DEALT.tolist()

@@ -17,7 +17,7 @@ wrong (the deck rule moving the replaced name elsewhere) costs more than one.
 ``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
 (``vision.grid_photos.write_grid_set``, seeded by ``--seed``; needs the artwork: ``patience dataset fetch``). The
 recorded set is ``patience bench score-photo datasets/gridval --render 48``; ``--overlap`` renders grids whose rows
-are laid over each other (only the top of each card shows), which the reader does not handle yet.
+are laid over each other (only the top of each card shows), which the reader handles less well (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def add_arguments(parser) -> None:
                         help="first render N labelled grid photos of held-out designs into FOLDER")
     parser.add_argument("--seed", type=int, default=0, help="seed of --render (default 0)")
     parser.add_argument("--overlap", action="store_true",
-                        help="--render grids whose rows are laid over the lower part of the row above (a probe: "
-                             "not read well yet, docs/BENCHMARKS.md)")
+                        help="--render grids whose rows are laid over the lower part of the row above (read less "
+                             "well than grids with gaps: docs/BENCHMARKS.md)")
     parser.add_argument("--limit", type=int, default=0, metavar="N", help="read at most N photos")
     parser.add_argument("--threads", type=int, default=None, metavar="N", help="ONNX Runtime threads (default 2)")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")

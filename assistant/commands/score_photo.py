@@ -15,7 +15,8 @@ and both totals against the win thresholds (200 American / 70 English). ``--scor
 A cell that could not be read is null and named in a warning; it is never guessed. When a card name is read in two
 cells, the deck's rule (each card once) gives it to the cell with more evidence; the other cell takes its next
 reading or stays unread; ``notes`` say where that rule decided, when a dim or soft photo was read brightened or
-sharpened (``Detector.prepare``), and when the photo has no colour (red suits then read as black). ``doubts`` name
+sharpened (``Detector.prepare``), when the photo has no colour (red suits then read as black), and when the grid
+read better card by card (each card's corners counted in its own cell: rows laid over each other). ``doubts`` name
 cells read with a close second reading or whose name holds little of the evidence read there (worth a look), and a
 photo whose card corners are small (under 24 pixels: check the cells, or take the photo closer). Lines with an
 unread cell score 0.
@@ -54,6 +55,9 @@ PROBE_WEIGHT = 0.5
 SMALL_INDEX_PX = 12.0
 # Enough corners (or whole cards) seen on the first look to size the second look's tiles by them.
 MIN_CORNERS = 8
+# Said when a grid read better with each card's corners counted in the card's own cell (rows laid over each other)
+BY_CARDS_NOTE = ("read card by card (each card's corners counted where the card lies): if the rows or columns "
+                 "overlap, a grid laid out with gaps between the cards reads best")
 # Corner indices smaller than this (their long side's median, picture pixels) are read wrong much more often: on
 # the rendered tuning grids (datasets/gridtune) 9 of the 29 photos below it had a cell wrong, 5 of the 67 above it.
 # Such a photo gets a doubt that says so (check the cells, or take the photo closer).
@@ -272,7 +276,8 @@ def detect_with_probabilities(detector, image, prepared: bool = False):
 
 
 def _read(detector, image, fixed=None):
-    """One detector pass, the grid, then the places of the unread cells' corners read by the classifier."""
+    """One detector pass, the grid, then the places of the unread cells' corners read by the classifier; a grid
+    still not clean is made again with each corner counted in its own card's cell (``at_cards``), the better kept."""
     from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
     from vision.deck_suits import shift_notes
 
@@ -292,6 +297,11 @@ def _read(detector, image, fixed=None):
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
             probed.flagged.update((r, c) for r, c in probes if probed.rows[r][c])
             reading = probed
+    if not _clean(reading):  # rows laid over each other? each corner counted in its own card's cell instead
+        by_cards = grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], centres, fixed)
+        if _quality(by_cards) > _quality(reading):
+            by_cards.notes.append(BY_CARDS_NOTE)
+            reading = by_cards
     reading.notes.extend(shift_notes(shifts))
     return reading, result
 
