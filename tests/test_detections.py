@@ -250,6 +250,20 @@ def test_corners_inside_one_whole_card_box_vote_for_one_name():
     assert nine.xyxy[0].tolist() == [300, 10, 320, 40]  # the real 9d elsewhere is still a card
 
 
+def test_a_surely_read_other_card_inside_a_card_box_is_a_card_of_its_own():
+    """A covered card's index inside the box of the card on top (a fan, or two cards boxed as one), where the top
+    card's other corner would lie: read surely, it is not outvoted by the box's card but reported as well, with its
+    own corner as its box; read doubtfully, it is a misread the vote settles (the 9d above)."""
+    corners = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.5, 0)], ["4h", "Ac"], card_conf=[0.97, 0.98])
+    card_boxes = dets([(5, 5, 140, 190, 0.24, 1)])
+    cards, card_id = group_cards(corners, card_boxes)
+    assert cards.data["card"].tolist() == ["4h", "Ac"] and card_id.tolist() == [0, 1]
+    assert cards.xyxy.tolist() == [[5, 5, 140, 190], [110, 150, 130, 180]]
+    doubtful = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.5, 0)], ["4h", "Ac"], card_conf=[0.97, 0.7])
+    cards, card_id = group_cards(doubtful, card_boxes)
+    assert cards.data["card"].tolist() == ["4h"] and card_id.tolist() == [0, -1]
+
+
 def test_an_index_boxed_twice_counts_once_in_its_cards_vote():
     """A Ks whose top corner is misread Kc and boxed twice by the detector: two Kc boxes on one index must not
     outvote the Ks corner at the other end of the card."""

@@ -9,7 +9,8 @@ and keep ``card_id == -1`` in the raw detections.
 
 The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
 otherwise the union of the card's corner boxes. Whole-card boxes also settle disagreements: corners inside one
-fully visible card are that card, so a minority name among them is dropped (:func:`vote_in_card_boxes`). A box
+fully visible card are that card, so a minority name among them is dropped, unless read surely: then it is a
+covered card's index showing inside the box (:func:`vote_in_card_boxes`). A box
 counts only the corners that lie as two corners of one card lie (:func:`card_box_owners`), and none where they
 make two cards: the detector sometimes draws one box around two cards lying across each other or fanned.
 """
@@ -145,19 +146,25 @@ def _cards_in_box(paired: np.ndarray, names: np.ndarray | None) -> int:
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
                        card_boxes: Detections | None, inside: float = 0.6,
                        owner: np.ndarray | None = None) -> np.ndarray:
-    """(n,) True for corners outvoted inside their card: the detector's ``card`` boxes are whole faces that are
-    (nearly) fully visible, so every corner inside one belongs to that one card. When its corners disagree (an
-    upside-down 6 read as a 9), the name with the larger summed score wins and the others are suppressed; an index
-    boxed twice counts once (its surer box), or a misread corner boxed twice would outvote the card's other corner.
-    A corner belongs to a box as :func:`card_box_owners` says (the smallest holding it, paired within it);
-    ``owner``: that function's answer when the caller has it already."""
+    """``(suppressed, owner)``: (n,) True for corners outvoted inside their card, and each corner's card box as
+    :func:`card_box_owners` says (``owner``: its answer when the caller has it already), less the corners the vote
+    gives away. The detector's ``card`` boxes are whole faces that are (nearly) fully visible, so the corners inside
+    one are mostly that one card's. When they disagree (an upside-down 6 read as a 9), the name with the larger
+    summed score wins; an index boxed twice counts once (its surer box), or a misread corner boxed twice would
+    outvote the card's other corner. The other names are suppressed, except those read surely (at least
+    STRAY_SURE): a covered card's index showing inside the box (a fan, or two cards boxed as one), given away
+    (owner -1) to be a card of its own. (Read surely, such a corner is another card more often than a misread:
+    docs/BENCHMARKS.md, session 26.)"""
     n = len(corners)
     suppressed = np.zeros(n, dtype=bool)
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
-        return suppressed
+        return suppressed, np.full(n, -1, np.int64) if owner is None else owner
     if owner is None:
         owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside, names=names,
                                 name_p=corners.data.get("card_confidence"))
+    owner = owner.copy()
+    name_p = corners.data.get("card_confidence")
+    sure = np.zeros(n, bool) if name_p is None else np.asarray(name_p) >= STRAY_SURE
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
         if len({names[i] for i in members}) < 2:
@@ -172,8 +179,10 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
             counted.append(i)
             totals[names[i]] = totals.get(names[i], 0.0) + float(scores[i])
         winner = max(totals, key=totals.get)
-        suppressed[[i for i in members if names[i] != winner]] = True
-    return suppressed
+        others = np.array([i for i in members if names[i] != winner], np.int64)
+        suppressed[others[~sure[others]]] = True
+        owner[others[sure[others]]] = -1
+    return suppressed, owner
 
 
 def group_cards(corners: Detections, card_boxes: Detections | None = None, reach: float = DEFAULT_REACH,
@@ -191,7 +200,7 @@ def group_cards(corners: Detections, card_boxes: Detections | None = None, reach
     have_cards = card_boxes is not None and len(card_boxes) > 0
     owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, names=names,
                             name_p=corners.data.get("card_confidence")) if have_cards else None
-    suppressed = vote_in_card_boxes(corners, names, scores, card_boxes, owner=owner)
+    suppressed, owner = vote_in_card_boxes(corners, names, scores, card_boxes, owner=owner)
     order = np.argsort(-scores, kind="stable")
     anchors: dict[str, int] = {}  # name -> corner index of its anchor
     members: dict[str, list[int]] = {}
