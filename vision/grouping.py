@@ -10,9 +10,9 @@ and keep ``card_id == -1`` in the raw detections.
 The card's box is the whole-card box from the detector when it gives one that holds the anchor corner,
 otherwise the union of the card's corner boxes. Whole-card boxes also settle disagreements: corners inside one
 fully visible card are that card, so a minority name among them is dropped, unless read surely: then it is a
-covered card's index showing inside the box (:func:`vote_in_card_boxes`). A box
-counts only the corners that lie as two corners of one card lie (:func:`card_box_owners`), and none where they
-make two cards: the detector sometimes draws one box around two cards lying across each other or fanned.
+covered card's index showing inside the box (:func:`vote_in_card_boxes`). A box counts only the corners that lie
+as two corners of one card lie (:func:`card_box_owners`), and none where they make two cards: the detector
+sometimes draws one box around two cards lying across each other or fanned.
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def _cards_in_box(paired: np.ndarray, names: np.ndarray | None) -> int:
 
 def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarray,
                        card_boxes: Detections | None, inside: float = 0.6,
-                       owner: np.ndarray | None = None) -> np.ndarray:
+                       owner: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(suppressed, owner)``: (n,) True for corners outvoted inside their card, and each corner's card box as
     :func:`card_box_owners` says (``owner``: its answer when the caller has it already), less the corners the vote
     gives away. The detector's ``card`` boxes are whole faces that are (nearly) fully visible, so the corners inside
