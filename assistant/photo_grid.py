@@ -666,6 +666,7 @@ def sightings_from_detection(result, corner_probs: Sequence | None = None,
     card_boxes = []
     labels = d.data.get("label") if len(d) else None
     card_id = d.data.get("card_id") if at_cards and len(d) else None
+    card_middles = result.card_detections.center if card_id is not None else None
     for i in range(len(d)):
         label = str(labels[i]) if labels is not None else ""
         box = tuple(float(v) for v in d.xyxy[i])
@@ -673,9 +674,9 @@ def sightings_from_detection(result, corner_probs: Sequence | None = None,
             card_boxes.append(box)
             continue
         if card_id is not None and int(card_id[i]) >= 0:
-            x1, y1, x2, y2 = (float(v) for v in result.card_detections.xyxy[int(card_id[i])])
+            mx, my = (float(v) for v in card_middles[int(card_id[i])])
             half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
-            box = ((x1 + x2) / 2 - half_w, (y1 + y2) / 2 - half_h, (x1 + x2) / 2 + half_w, (y1 + y2) / 2 + half_h)
+            box = (mx - half_w, my - half_h, mx + half_w, my + half_h)
         name = str(d.data.get("card", [""] * len(d))[i] or "")
         probs = tuple(corner_probs[i] or ()) if corner_probs is not None else ()
         if name or probs:
