@@ -189,27 +189,29 @@ def test_reading_a_table_looks_closer_and_asks_more_of_a_name_unless_told_otherw
     assert (told.zoom, told.min_card_confidence) == (1.0, 0.2)
 
 
-def test_a_photo_is_named_by_the_larger_classifier_of_the_table_folder_and_the_camera_by_the_live_one(tmp_path):
-    """A photo read at leisure (detect, score-photo) names its corners with the table folder's 64 px classifier;
-    --bench times the camera's way, with the folder's own; a folder without a table/ keeps its own everywhere."""
+def test_a_photo_is_read_with_the_table_folders_models_and_the_camera_with_the_folders_own(tmp_path):
+    """A photo read at leisure (detect, --eval, score-photo) uses the table folder's detector (it knows fanned hands)
+    and its 64 px classifier; --bench times the camera's way, with the folder's own; a folder without a table/
+    keeps its own everywhere."""
     from argparse import Namespace
 
     from assistant.commands import score_photo
     from assistant.commands.detect import load_detector
-    from vision.model_files import MANIFEST, photo_classifier
 
     models = default_model_dir()  # the committed folder, with its table/
-    assert photo_classifier(models) == models / "table" / "classifier.onnx"
     common = dict(model=models, box_threshold=0.1, min_confidence=None, tile="auto", imgsz=None, threads=1)
     photo = load_detector(Namespace(**common, bench=False))
     bench = load_detector(Namespace(**common, bench=True))
+    table_bench = load_detector(Namespace(**common, bench=True, table=True))
+    assert photo.spec.detector == models / "table" / "detector.onnx"
     assert photo.classifier.path == models / "table" / "classifier.onnx" and photo.classifier.size == 64
+    assert bench.spec.detector == models / "detector.onnx"
     assert bench.classifier.path == models / "classifier.onnx" and bench.classifier.size == 32
+    assert table_bench.spec.detector == models / "table" / "detector.onnx"
     grid = score_photo.load_detector(Namespace(model=models, threads=1))
+    assert grid.spec.detector == models / "table" / "detector.onnx"
     assert grid.classifier.path == models / "table" / "classifier.onnx"
-    assert photo_classifier(FAKE) is None  # no table/ folder: the folder's own classifier
-    (tmp_path / "lone" / "table").mkdir(parents=True)
-    (tmp_path / "lone" / "table" / MANIFEST).write_text("{}")
-    assert photo_classifier(tmp_path / "lone") is None  # a table/ folder without a classifier
+    lone = load_detector(Namespace(**{**common, "model": FAKE}, bench=False))  # no table/ folder: its own models
+    assert lone.model_dir == FAKE
     with pytest.raises(ModelFileError):
         Detector(model_dir=FAKE, classifier_model=tmp_path / "missing.onnx")

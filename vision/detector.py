@@ -122,8 +122,8 @@ class Detector:
     ``zoom``: above 1, a picture the detector sees whole (no tiles) is enlarged this much and read in tiles of
     the detector's input, so that corner indices too small for the whole-picture pass are found (covered cards
     of fanned hands: ``patience detect --table``; ~4-5 detector passes at 1.5, so not for the camera);
-    ``classifier_model``: an ONNX index classifier to use instead of the manifest's (a photo read at leisure can
-    afford a larger one than the camera: ``vision.model_files.photo_classifier``).
+    ``classifier_model``: an ONNX index classifier to use instead of the manifest's (measuring one before wiring it
+    in).
     """
 
     def __init__(self, model_dir: str | Path | None = None, conf_threshold: float = DEFAULT_BOX_THRESHOLD,

@@ -30,20 +30,13 @@ TABLE_SUBDIR = "table"
 
 
 def table_model_dir(model_dir: str | Path | None = None) -> Path:
-    """The ``table/`` folder inside the model folder when it has one (with a manifest), else the folder itself."""
+    """The ``table/`` folder inside the model folder when it has one (with a manifest), else the folder itself.
+
+    Every photo read at leisure (``patience detect``, ``score-photo``, ``shuffle-photo``) uses it: its detector
+    knows fanned hands too and its index classifier is larger than the camera's 40 ms a frame allows."""
     base = Path(model_dir) if model_dir is not None else default_model_dir()
     sub = base / TABLE_SUBDIR
     return sub if (sub / MANIFEST).is_file() else base
-
-
-def photo_classifier(model_dir: str | Path | None = None) -> Path | None:
-    """The index classifier for photos read at leisure (``patience detect`` on a photo, ``score-photo``,
-    ``shuffle-photo``): the table folder's larger one (session 21: a 64 px classifier, ~5x the live one's work per
-    corner, which the camera's 40 ms a frame cannot afford) where the folder has it, else None (the folder's own)."""
-    table = table_model_dir(model_dir)
-    path = table / "classifier.onnx"
-    base = Path(model_dir) if model_dir is not None else default_model_dir()
-    return path if table != base and path.is_file() else None
 
 
 @dataclass(frozen=True)

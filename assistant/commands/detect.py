@@ -13,14 +13,14 @@ as ``patience detect: FILE: <reason>`` (with --json also as ``{"image": FILE, "e
 images are still processed, and the exit code is 2 if any failed.
 
 ``--model DIR`` picks the model folder (``detector.onnx``, ``classifier.onnx``, optional ``vision.json``); the
-default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from.
+default is ``$PATIENCE_LENS_MODELS`` or the ``models/`` folder of the source checkout the package runs from. A
+photo is read with the folder's ``table/`` models where it has them (a detector fine-tuned with fanned hands added
+and a wider index classifier trained on every design's corners); the live camera keeps the folder's own, and so
+does ``--bench`` (it times the camera's way) unless given ``--table``.
 
 ``--table`` groups the cards into piles, each from its bottom card to its top (a fanned pile or hand shows the
-corner of each covered card): the basis for taking over a game in progress. It reads with ``models/table/`` (a
-detector fine-tuned with fanned hands added and a wider index classifier trained on every design's corners; the live
-camera keeps the main models), also
-with ``--eval`` and ``--bench``; it also looks closer (``--zoom``: the photo enlarged 1.5x, in tiles, finds the
-small corners of covered cards) and reports cards from confidence 0.4 (``--min-confidence``). ``--json`` then adds
+corner of each covered card): the basis for taking over a game in progress. It also looks closer (``--zoom``:
+the photo enlarged 1.5x, in tiles, finds the small corners of covered cards) and reports cards from confidence 0.4 (``--min-confidence``). ``--json`` then adds
 ``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
 pile was seen whole, and the order of its corners is a guess).
 
@@ -89,7 +89,7 @@ def add_parser(subparsers) -> None:
                              "models/pips.onnx)")
     parser.add_argument("--table", action="store_true",
                         help="group the cards into piles, bottom to top (fanned piles and hands: covered cards too); "
-                             "reads with the models of <model folder>/table/ (tuned on fanned hands) where it has them")
+                             "also looks closer for the small corners of covered cards (--zoom)")
     parser.add_argument("--draw", metavar="DIR", help="also write each image with the boxes and names drawn, to DIR")
     parser.add_argument("--bench", action="store_true", help="time recognition per frame (median, p95) and exit")
     parser.add_argument("--bench-size", default="640x480", metavar="WxH",
@@ -143,29 +143,26 @@ def read_image(path: Path):
 
 def load_detector(args):
     from vision.detector import Detector
-    from vision.model_files import photo_classifier
+    from vision.model_files import table_model_dir
     from vision.onnx_backend import ModelFileError
 
-    model_dir = args.model
-    if getattr(args, "table", False):  # also with --eval / --bench: the figures of the table models
-        from vision.model_files import table_model_dir
-
-        model_dir = table_model_dir(args.model)  # the fan-tuned models, where the folder has them
+    # a photo (also with --eval) reads with the table folder's models, where the folder has them: a detector that
+    # knows fanned hands and the larger index classifier (session 27); --bench times the camera's way, with the
+    # folder's own, unless it times --table
+    table = getattr(args, "table", False)
+    camera = getattr(args, "bench", False) and not table
+    model_dir = args.model if camera else table_model_dir(args.model)
     # a photo's corners are each read on their own (share_confidence > 1): the camera's way, a sure corner's name
     # given to its partners in the same card box unread, misnames covered cards where one box holds a fan or two
-    # overlapping cards (docs/BENCHMARKS.md, session 19); --bench times the camera's way
-    share = {} if getattr(args, "bench", False) else {"share_confidence": 2.0}
-    table = getattr(args, "table", False)
-    # a photo read at leisure names its corners with the larger classifier of the table folder; --bench times the
-    # camera's way, with the live one (docs/BENCHMARKS.md, session 21)
-    photo = {} if table or getattr(args, "bench", False) else {"classifier_model": photo_classifier(args.model)}
+    # overlapping cards (docs/BENCHMARKS.md, session 19)
+    share = {} if camera else {"share_confidence": 2.0}
     zoom = getattr(args, "zoom", None)
     zoom = (TABLE_ZOOM if table else 1.0) if zoom is None else zoom
     confidence = args.min_confidence
     confidence = (TABLE_CONFIDENCE if table else PHOTO_CONFIDENCE) if confidence is None else confidence
     try:
         return Detector(model_dir=model_dir, conf_threshold=args.box_threshold, zoom=zoom,
-                        min_card_confidence=confidence, tile=args.tile, imgsz=args.imgsz, **share, **photo,
+                        min_card_confidence=confidence, tile=args.tile, imgsz=args.imgsz, **share,
                         threads=args.threads, face=False if getattr(args, "no_face", False) else None,
                         suit=False if getattr(args, "no_suit", False) else None,
                         balance=not getattr(args, "no_balance", False),

@@ -105,16 +105,16 @@ def add_common_arguments(parser) -> None:
 
 def load_detector(args):
     from vision.detector import Detector
-    from vision.model_files import photo_classifier
+    from vision.model_files import table_model_dir
     from vision.onnx_backend import ModelFileError
 
     if args.threads is not None and args.threads < 1:
         raise UserError(f"--threads {args.threads}: give 1 or more")
     try:
         # a photo's corners are each read on their own (share_confidence > 1): the deck rule weighs both names;
-        # named by the larger index classifier of the table folder (a photo may take its time; session 21)
-        return Detector(model_dir=args.model, threads=args.threads, share_confidence=2.0,
-                        classifier_model=photo_classifier(args.model),
+        # read with the table folder's models: a detector that knows fanned hands (found more grids: session 27)
+        # and the larger index classifier (a photo may take its time; session 21)
+        return Detector(model_dir=table_model_dir(args.model), threads=args.threads, share_confidence=2.0,
                         balance=not getattr(args, "no_balance", False),
                         pips=False if getattr(args, "no_pips", False) else None)
     except (ModelFileError, ValueError) as exc:
