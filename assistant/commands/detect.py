@@ -20,7 +20,8 @@ does ``--bench`` (it times the camera's way) unless given ``--table``.
 
 ``--table`` groups the cards into piles, each from its bottom card to its top (a fanned pile or hand shows the
 corner of each covered card): the basis for taking over a game in progress. It also looks closer (``--zoom``:
-the photo enlarged 1.5x, in tiles, finds the small corners of covered cards) and reports cards from confidence 0.4 (``--min-confidence``). ``--json`` then adds
+the photo enlarged 1.5x, in tiles, finds the small corners of covered cards) and reports cards from confidence 0.4
+(``--min-confidence``). ``--json`` then adds
 ``"piles": [{"cards": ["Kh", "4s", "3c"], "top": "3c", "box": [...]}, ...]`` (``top`` null where no card of the
 pile was seen whole, and the order of its corners is a guess).
 
