@@ -23,9 +23,9 @@ def default_model_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "models"
 
 
-#: The models for reading a whole table at leisure (``patience detect --table``): a detector fine-tuned with fanned
-#: hands added (models/README.md, sessions 6-7) and a wider index classifier trained on every design's corners
-#: (session 13), sharing the face, suit and pip looks of the live ones.
+#: The models for reading photos at leisure (``patience detect``, ``--table``, ``score-photo``, ``shuffle-photo``):
+#: a detector fine-tuned with fanned hands added (models/README.md, sessions 6, 7 and 26) and a wider index
+#: classifier (sessions 13 and 21), sharing the face, suit and pip looks of the camera's.
 TABLE_SUBDIR = "table"
 
 
