@@ -159,11 +159,11 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
     suppressed = np.zeros(n, dtype=bool)
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
         return suppressed, np.full(n, -1, np.int64) if owner is None else owner
+    name_p = corners.data.get("card_confidence")
     if owner is None:
         owner = card_box_owners(corners.xyxy, card_boxes.xyxy, card_boxes.confidence, inside, names=names,
-                                name_p=corners.data.get("card_confidence"))
+                                name_p=name_p)
     owner = owner.copy()
-    name_p = corners.data.get("card_confidence")
     sure = np.zeros(n, bool) if name_p is None else np.asarray(name_p) >= STRAY_SURE
     for b in range(len(card_boxes)):
         members = np.flatnonzero((owner == b) & (names != ""))
