@@ -33,7 +33,7 @@ the other cards show theirs (:func:`probe_boxes`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -635,6 +635,58 @@ def _name_centres(sightings: list[Sighting]) -> np.ndarray:
     if len(middles) >= MIN_GRID_CARDS:
         return np.array(middles, float).reshape(-1, 2)
     return np.array(middles + single, float).reshape(-1, 2)
+
+
+def sightings_at_corners(sightings: Sequence[Sighting],
+                         far: bool = False) -> tuple[list[Sighting], np.ndarray, np.ndarray]:
+    """``(sightings, points, to_middle)`` for a grid whose rows (or columns) are laid over each other: a card's two
+    corner indices lie a fixed diagonal apart, and one of them (the same one on every card) shows on every card. A
+    reading at a card's other corner (its name read at both) is moved onto that one, and each name's reading there
+    gives the points to find the lattice with, so that every reading lies on its own card's lattice point however
+    much the rows overlap; ``to_middle`` goes from that corner to the card's middle (to draw the cells around the
+    cards). Which end of the diagonal shows is not known: ``far`` takes the other one (try both). Without enough
+    cards read at both corners, no points."""
+    by_name: dict[str, list[int]] = {}
+    for i, s in enumerate(sightings):
+        if s.card:
+            by_name.setdefault(s.card, []).append(i)
+    centres = np.array([s.centre for s in sightings], float).reshape(-1, 2)
+
+    def apart(i: int, j: int) -> float:
+        return float(np.hypot(*(centres[j] - centres[i])))
+
+    def others(idx: list[int], best: int) -> list[int]:  # not the same corner found twice
+        size = sightings[best].box[3] - sightings[best].box[1] + sightings[best].box[2] - sightings[best].box[0]
+        return [j for j in idx if j != best and apart(best, j) > size]
+
+    best_of = {name: max(idx, key=lambda i: sightings[i].score) for name, idx in by_name.items()}
+    gaps = [min(apart(best_of[n], j) for j in others(idx, best_of[n])) for n, idx in by_name.items()
+            if others(idx, best_of[n])]
+    if len(gaps) < MIN_GRID_CARDS // 2:
+        return list(sightings), np.zeros((0, 2)), np.zeros(2)
+    diagonal = float(np.median(gaps))
+    pairs = []  # (first corner, second corner) of one card: the best reading and its partner a diagonal away
+    for name, idx in by_name.items():
+        best = best_of[name]
+        near = [j for j in others(idx, best) if 0.7 * diagonal <= apart(best, j) <= 1.4 * diagonal]
+        if near:
+            pairs.append((best, min(near, key=lambda j: abs(apart(best, j) - diagonal))))
+    v = np.array([centres[b] - centres[a] for a, b in pairs], float).reshape(-1, 2)
+    axis = np.linalg.eigh(v.T @ v)[1][:, -1]  # the diagonal's direction, its sign arbitrary but fixed
+    v = v * np.sign(v @ axis)[:, None]
+    d = np.median(v, axis=0) * (-1.0 if far else 1.0)
+    moved = list(sightings)
+    points = {}
+    for a, b in pairs:
+        near_end, far_end = (a, b) if (centres[b] - centres[a]) @ d > 0 else (b, a)  # near_end + d ~ far_end
+        s = sightings[far_end]
+        x1, y1, x2, y2 = s.box
+        moved[far_end] = replace(s, box=(x1 - d[0], y1 - d[1], x2 - d[0], y2 - d[1]))
+        points[sightings[a].card] = centres[near_end]
+    for name, best in best_of.items():
+        if name not in points:  # seen at one corner only: the uncovered one
+            points[name] = centres[best]
+    return moved, np.array(list(points.values()), float).reshape(-1, 2), d / 2.0
 
 
 def _too_few(n: int) -> str:

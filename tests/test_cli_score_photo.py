@@ -98,6 +98,17 @@ def test_a_missing_card_is_null_named_the_complete_lines_scored_and_exit_1():
 
 
 @real_model
+def test_rows_laid_over_each_other_are_read_right_and_the_note_asks_for_gaps():
+    """Each row lies over the lower half of the row above (a grid of a held-out design, 2000x1500): only the top
+    corner of most cards shows, nearly a row step above the card's middle."""
+    out = run("score-photo", FIX / "grid_rows_overlapping.jpg", "--json")
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout)
+    assert obj["rows"] == truth("grid_rows_overlapping.jpg") and obj["warnings"] == []
+    assert any("gaps between the cards" in n for n in obj["notes"])
+
+
+@real_model
 def test_the_table_for_people_shows_grid_hands_totals_thresholds_and_the_drawing(tmp_path):
     out = run("score-photo", FIX / "grid_missing_card.jpg", "--draw", tmp_path, "--scoring", "american")
     assert out.returncode == 1

@@ -360,3 +360,40 @@ def test_rows_laid_over_each_other_are_read_by_counting_each_corner_in_its_own_c
     assert grid_from_cards(corners, centres).rows != DEALT.tolist()  # a corner rounds into the row above
     by_cards, centres = sightings_from_detection(result, at_cards=True)
     assert grid_from_cards(by_cards, centres).rows == DEALT.tolist()
+
+
+@pytest.mark.parametrize("angle,turns", [(0, 0), (90, -1), (200, 2)])
+def test_rows_laid_over_each_other_are_read_at_the_corner_every_card_shows(angle, turns):
+    """Only each card's top corner shows (the last row's bottom corner too): the lattice of those corners is the
+    cards' lattice, whatever the overlap and whatever the detector made of the covered cards."""
+    from assistant.photo_grid import sightings_at_corners
+
+    h = camera(angle)
+    corners, middles = [], []
+    for r in range(5):
+        for c in range(5):
+            cx, cy = c * 1.2, r * 0.8
+            middles.append(project(h, np.array([[cx, cy]]))[0])  # whole cards, as a detector may box covered ones
+            for lx, ly in ([(-0.36, -0.55)] + ([(0.36, 0.55)] if r == 4 else [])):
+                x, y = project(h, np.array([[cx + lx, cy + ly]]))[0]
+                corners.append(Sighting(DEALT[r, c], 0.8, (x - 8, y - 10, x + 8, y + 10)))
+    seen = np.rot90(DEALT, turns).tolist()  # as the picture shows it (the turn nearest the picture's axes)
+    assert grid_from_cards(corners, middles).rows != seen  # a corner rounds into the row above
+    readings = []
+    for far in (False, True):  # which end of the diagonal shows is not known beforehand: both are tried
+        moved, points, to_middle = sightings_at_corners(corners, far)
+        readings.append((grid_from_cards(moved, points), to_middle))
+    right = [(g, m) for g, m in readings if g.rows == seen and not g.warnings]
+    assert len(right) == 1
+    reading, to_middle = right[0]
+    middle = project(h, np.array([[2 * 1.2, 2 * 0.8]]))[0]  # the middle card's middle (every turn keeps it there)
+    assert np.allclose(reading.cell_boxes[2][2].mean(0) + to_middle, middle, atol=3)
+
+
+def test_too_few_cards_read_at_both_corners_give_no_corner_lattice():
+    from assistant.photo_grid import sightings_at_corners
+
+    s, _ = deal()
+    one_corner = s[::2]  # each card's top-left corner only
+    moved, points, _ = sightings_at_corners(one_corner)
+    assert moved == one_corner and len(points) == 0

@@ -278,7 +278,8 @@ def detect_with_probabilities(detector, image, prepared: bool = False):
 def _read(detector, image, fixed=None):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier; a grid
     still not clean is made again with each corner counted in its own card's cell (``at_cards``), the better kept."""
-    from assistant.photo_grid import Sighting, cell_name, grid_from_cards, probe_boxes, sightings_from_detection
+    from assistant.photo_grid import (Sighting, cell_name, grid_from_cards, probe_boxes, sightings_at_corners,
+                                      sightings_from_detection)
     from vision.deck_suits import shift_notes
 
     image = detector.prepare(image)  # once, for the detector and the corners read again below
@@ -299,9 +300,15 @@ def _read(detector, image, fixed=None):
             reading = probed
     if not _clean(reading):  # rows laid over each other? each corner counted in its own card's cell instead
         by_cards = grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], centres, fixed)
-        if _quality(by_cards) > _quality(reading):
-            by_cards.notes.append(BY_CARDS_NOTE)
-            reading = by_cards
+        tries = [by_cards]
+        for far in (False, True):  # or each reading moved onto its card's uncovered corner
+            moved, points, to_middle = sightings_at_corners(sightings, far)
+            if len(points) >= 4:
+                tries.append(_moved(grid_from_cards(moved, points, fixed), 1.0, *to_middle))
+        best = max(tries, key=_quality)
+        if _quality(best) > _quality(reading):
+            best.notes.append(BY_CARDS_NOTE)
+            reading = best
     reading.notes.extend(shift_notes(shifts))
     return reading, result
 
