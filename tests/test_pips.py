@@ -196,11 +196,11 @@ def test_wiring_the_pip_look_declares_it_for_the_table_models_too(tmp_path):
     (tmp_path / "table").mkdir()
     (tmp_path / "vision.json").write_text(json.dumps({"detector": {"file": "detector.onnx"}}))
     (tmp_path / "table" / "vision.json").write_text(json.dumps({"detector": {"file": "detector.onnx"}}))
-    write_pip_manifest(tmp_path, 2.0, 1.5, ["s", "h", "d", "c", "none"])
+    write_pip_manifest(tmp_path, 2.0, 1.5, ["s", "h", "d", "c", "none"], table_weight=3.0)
     main = json.loads((tmp_path / "vision.json").read_text())["pips"]
     table = json.loads((tmp_path / "table" / "vision.json").read_text())["pips"]
     assert main["file"] == "pips.onnx" and table["file"] == "../pips.onnx"
-    assert main["weight"] == table["weight"] == 2.0 and main["min_pips"] == table["min_pips"] == 1.5
+    assert (main["weight"], table["weight"]) == (2.0, 3.0) and main["min_pips"] == table["min_pips"] == 1.5
     (tmp_path / "table" / "vision.json").unlink()
     write_pip_manifest(tmp_path, 1.0, 1.5, ["s", "h", "d", "c", "none"])  # no table folder's manifest: none made
     assert not (tmp_path / "table" / "vision.json").exists()

@@ -28,6 +28,7 @@ SUIT_WEIGHT = 1.0  # the suit look's fusion exponent and gate, chosen on dataset
 SUIT_BELOW = 1.01
 PIP_WEIGHT = 2.0  # the pip look's fusion exponent and least pip weight, chosen on datasets/gridtune (models/README.md)
 MIN_PIPS = 1.5
+TABLE_PIP_WEIGHT = 3.0  # the photo models' exponent (models/table), chosen on the tuning sets in session 28
 
 
 def add_parser(subparsers) -> None:
@@ -85,6 +86,8 @@ def add_parser(subparsers) -> None:
     q.add_argument("--recut", action="store_true", help="cut the silhouettes again (else datasets/build/pips.npz is reused)")
     q.add_argument("--wire", action="store_true", help="also declare it in models/vision.json (the Detector uses it)")
     q.add_argument("--weight", type=float, default=PIP_WEIGHT, help="with --wire: exponent of a card's pip suit shares")
+    q.add_argument("--table-weight", type=float, default=TABLE_PIP_WEIGHT,
+                   help="with --wire: the same exponent for the photo models (models/table)")
     q.add_argument("--min-pips", type=float, default=MIN_PIPS,
                    help="with --wire: the summed pip weight of a card from which its pips count fully "
                         "(less counts in proportion, from half a pip)")
@@ -265,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
         write_procedural_decks(40, seed=0)
         synth.build(REPO_DATA / "procbuild", 1500, 0, seed=21, workers=1, procedural_share=1.0)
         _pips(train, argparse.Namespace(recut=True, name="pips", epochs=12, lr=3e-3, wire=True, weight=PIP_WEIGHT,
-                                        min_pips=MIN_PIPS))
+                                        min_pips=MIN_PIPS, table_weight=TABLE_PIP_WEIGHT))
         # session 12: the face look fine-tuned with the whole cards of scenes of the two npm decks added
         from vision.training.crop_mix import mix_faces
         from vision.training.faces import write_face_crops
@@ -333,7 +336,8 @@ def _pips(train, args) -> None:
     best = pips.train_pips(name=args.name, epochs=args.epochs, lr=args.lr)
     print(f"pip look trained: {best}")
     if args.wire:
-        print(f"exported {pips.export_pips(best, weight=args.weight, min_pips=args.min_pips)}")
+        path = pips.export_pips(best, weight=args.weight, min_pips=args.min_pips, table_weight=args.table_weight)
+        print(f"exported {path}")
 
 
 def _look_arguments(p, *, crops: str, val: str, epochs: int, samples: int, input_px: int, name: str, init: str) -> None:

@@ -159,10 +159,11 @@ def train_pips(data: Path = PIP_SET, name: str = "pips", epochs: int = 12, batch
 
 
 def export_pips(checkpoint: Path = RUNS / "pips" / "best.pt", out: Path = MODELS, weight: float = 1.0,
-                min_pips: float = 1.0) -> Path:
+                min_pips: float = 1.0, table_weight: float | None = None) -> Path:
     """``checkpoint`` -> ``out/pips.onnx`` (softmax inside, input (n, 1, 32, 32) silhouettes 0..1) + ``pips.pt``, and
     the manifest entry ``pips`` (classes, the fusion exponent ``weight``, ``min_pips``: the summed pip weight
-    of a card from which its evidence counts fully; ``Detector.fuse_pips`` counts less in proportion)."""
+    of a card from which its evidence counts fully; ``Detector.fuse_pips`` counts less in proportion);
+    ``table_weight``: the photo models' exponent (``out/table``), if not ``weight``."""
     import onnx
 
     torch = _torch_one_thread()
@@ -183,17 +184,21 @@ def export_pips(checkpoint: Path = RUNS / "pips" / "best.pt", out: Path = MODELS
         p = m.metadata_props.add()
         p.key, p.value = k, v
     onnx.save(m, str(path))
-    write_pip_manifest(out, weight, min_pips, list(state["classes"]))
+    write_pip_manifest(out, weight, min_pips, list(state["classes"]), table_weight)
     return path
 
 
-def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[str]) -> Path:
+def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[str],
+                       table_weight: float | None = None) -> Path:
     """Add the pip look to ``out/vision.json`` (``pips``: file, classes, fusion exponent, least pip weight), and to
-    ``out/table/vision.json`` where that folder exists (the ``--table`` models share the main folder's pip look)."""
+    ``out/table/vision.json`` where that folder exists (the photo models share the main folder's pip look, with the
+    exponent ``table_weight`` where given: photos' pips are read at leisure, often larger)."""
     path = out / "vision.json"
-    for manifest, file in ((path, "pips.onnx"), (out / "table" / "vision.json", "../pips.onnx")):
+    table = out / "table" / "vision.json"
+    for manifest, file in ((path, "pips.onnx"), (table, "../pips.onnx")):
         if manifest == path or manifest.exists():
             m = json.loads(manifest.read_text())
-            m["pips"] = {"file": file, "classes": classes, "weight": weight, "min_pips": min_pips}
+            w = table_weight if manifest == table and table_weight is not None else weight
+            m["pips"] = {"file": file, "classes": classes, "weight": w, "min_pips": min_pips}
             manifest.write_text(json.dumps(m, indent=1) + "\n")
     return path
