@@ -671,6 +671,8 @@ def sightings_at_corners(sightings: Sequence[Sighting],
         near = [j for j in others(idx, best) if 0.7 * diagonal <= apart(best, j) <= 1.4 * diagonal]
         if near:
             pairs.append((best, min(near, key=lambda j: abs(apart(best, j) - diagonal))))
+    if len(pairs) < MIN_GRID_CARDS // 2:
+        return list(sightings), np.zeros((0, 2)), np.zeros(2)
     v = np.array([centres[b] - centres[a] for a, b in pairs], float).reshape(-1, 2)
     axis = np.linalg.eigh(v.T @ v)[1][:, -1]  # the diagonal's direction, its sign arbitrary but fixed
     v = v * np.sign(v @ axis)[:, None]
