@@ -59,6 +59,9 @@ SET_EVIDENCE = 1e6
 MIN_GRID_CARDS = 8
 # A reading outside the grid counts as a card there from this score on (the detector reports cards from 0.3).
 MIN_OUTSIDE_SCORE = 0.3
+# Said when a grid read better as rows laid over each other (``read_overlapping``)
+OVERLAP_NOTE = ("read card by card (each card's corners counted where the card lies): if the rows or columns "
+                "overlap, a grid laid out with gaps between the cards reads best")
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,22 @@ class GridReading:
     def complete(self) -> bool:
         """Every cell read and nothing to warn about."""
         return all(c is not None for c in self.cells) and not self.warnings
+
+    @property
+    def quality(self) -> tuple[int, int]:
+        """To choose between two readings of one picture: more cells read, then fewer warnings."""
+        return sum(c is not None for c in self.cells), -len(self.warnings)
+
+    def moved(self, factor: float, dx: float, dy: float) -> "GridReading":
+        """The picture geometry scaled by ``factor`` then shifted by (dx, dy), in place: a reading made on an enlarged
+        part of the picture brought back to the whole picture's pixels, or cells moved from the cards' corners to
+        their middles."""
+        m = np.array([[factor, 0.0, dx], [0.0, factor, dy], [0.0, 0.0, 1.0]])
+        self.cell_boxes = [[None if q is None else (q * factor + np.array([dx, dy], np.float32)).astype(np.float32)
+                            for q in row] for row in self.cell_boxes]
+        if self.seen_h is not None:
+            self.seen_h = m @ self.seen_h
+        return self
 
 
 def cell_name(r: int, c: int) -> str:
@@ -748,8 +767,32 @@ def sightings_from_detection(result, corner_probs: Sequence | None = None,
     return sightings, np.array(centres, float).reshape(-1, 2)
 
 
+def read_overlapping(reading: GridReading, result, corner_probs: Sequence | None = None,
+                     card_centres: np.ndarray | None = None,
+                     fixed: Mapping[tuple[int, int], str] | None = None) -> GridReading:
+    """``reading`` of the detector result ``result``, or, when it is not complete, a better one made as if the rows
+    (or columns) were laid over each other: each corner counted at its card's middle (the card the detector grouped
+    it into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried); the reading
+    with the most cells read and the fewest warnings, which says so in a note when it is not ``reading``."""
+    if reading.complete:
+        return reading
+    sightings = sightings_from_detection(result, corner_probs)[0]
+    tries = [grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], card_centres, fixed)]
+    for far in (False, True):
+        moved, points, to_middle = sightings_at_corners(sightings, far)
+        if len(points) >= 4:
+            tries.append(grid_from_cards(moved, points, fixed).moved(1.0, *to_middle))
+    best = max(tries, key=lambda r: r.quality)
+    if best.quality <= reading.quality:
+        return reading
+    best.notes.append(OVERLAP_NOTE)
+    return best
+
+
 def grid_from_detection(result, corner_probs: Sequence | None = None) -> GridReading:
     """The grid in one detector result (``vision.detector.DetectionResult``): what the live camera calls
-    (``corner_probs``: see :func:`sightings_from_detection`)."""
+    (``corner_probs``: see :func:`sightings_from_detection`); rows laid over each other as in
+    :func:`read_overlapping`."""
     sightings, centres = sightings_from_detection(result, corner_probs)
-    return grid_from_cards(sightings, centres if len(centres) >= 4 else None)
+    centres = centres if len(centres) >= 4 else None
+    return read_overlapping(grid_from_cards(sightings, centres), result, corner_probs, centres)

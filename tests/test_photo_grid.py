@@ -362,6 +362,14 @@ def test_rows_laid_over_each_other_are_read_by_counting_each_corner_in_its_own_c
     assert grid_from_cards(by_cards, centres).rows == DEALT.tolist()
 
 
+def test_the_camera_reads_rows_laid_over_each_other_too_and_asks_for_gaps():
+    from assistant.photo_grid import OVERLAP_NOTE, grid_from_detection
+
+    reading = grid_from_detection(overlapped_rows_result())  # what the live camera's scoring key reads
+    assert reading.rows == DEALT.tolist() and reading.complete
+    assert OVERLAP_NOTE in reading.notes
+
+
 @pytest.mark.parametrize("angle,turns", [(0, 0), (90, -1), (200, 2)])
 def test_rows_laid_over_each_other_are_read_at_the_corner_every_card_shows(angle, turns):
     """Only each card's top corner shows (the last row's bottom corner too): the lattice of those corners is the

@@ -55,9 +55,6 @@ PROBE_WEIGHT = 0.5
 SMALL_INDEX_PX = 12.0
 # Enough corners (or whole cards) seen on the first look to size the second look's tiles by them.
 MIN_CORNERS = 8
-# Said when a grid read better with each card's corners counted in the card's own cell (rows laid over each other)
-BY_CARDS_NOTE = ("read card by card (each card's corners counted where the card lies): if the rows or columns "
-                 "overlap, a grid laid out with gaps between the cards reads best")
 # Corner indices smaller than this (their long side's median, picture pixels) are read wrong much more often: on
 # the rendered tuning grids (datasets/gridtune) 9 of the 29 photos below it had a cell wrong, 5 of the 67 above it.
 # Such a photo gets a doubt that says so (check the cells, or take the photo closer).
@@ -170,7 +167,7 @@ def _best_look(detector, image, fixed=None):
     try:
         detector.tile = "off"
         reading, result = _read(detector, image, fixed)
-        if _clean(reading):
+        if reading.complete:
             return reading, result, 1
         d = result.detections
         labels = d.data.get("label", np.zeros(len(d), object)) if len(d) else np.zeros(0, object)
@@ -197,8 +194,8 @@ def _best_look(detector, image, fixed=None):
         elif detector.tile_plan(view.shape[:2]) is None and view.shape[:2] == image.shape[:2]:
             return reading, result, 1  # the same look again would see the same
         reading2, result2 = _read(detector, view, fixed)
-        reading2 = _moved(reading2, 1 / zoom, x0, y0)
-        if _quality(reading2) > _quality(reading):
+        reading2 = reading2.moved(1 / zoom, x0, y0)
+        if reading2.quality > reading.quality:
             return reading2, result2, zoom
         return reading, result, 1
     finally:
@@ -220,19 +217,6 @@ def cards_region(card_boxes, image_hw) -> tuple[int, int, int, int]:
     if (x1 - x0) * (y1 - y0) > 0.8 * w * h:
         return 0, 0, w, h
     return x0, y0, x1, y1
-
-
-def _moved(reading, factor: float, dx: float, dy: float):
-    """The reading's picture geometry scaled by ``factor`` then shifted by (dx, dy): a reading made on an enlarged
-    part of the picture, brought back to the whole picture's pixels."""
-    import numpy as np
-
-    m = np.array([[factor, 0.0, dx], [0.0, factor, dy], [0.0, 0.0, 1.0]])
-    reading.cell_boxes = [[None if q is None else (q * factor + np.array([dx, dy], np.float32)).astype(np.float32)
-                           for q in row] for row in reading.cell_boxes]
-    if reading.seen_h is not None:
-        reading.seen_h = m @ reading.seen_h
-    return reading
 
 
 def top_names(detector, p, top: int = 5) -> list[tuple]:
@@ -278,7 +262,7 @@ def detect_with_probabilities(detector, image, prepared: bool = False):
 def _read(detector, image, fixed=None):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier; a grid
     still not clean is made again with each corner counted in its own card's cell (``at_cards``), the better kept."""
-    from assistant.photo_grid import (Sighting, cell_name, grid_from_cards, probe_boxes, sightings_at_corners,
+    from assistant.photo_grid import (Sighting, cell_name, grid_from_cards, probe_boxes, read_overlapping,
                                       sightings_from_detection)
     from vision.deck_suits import shift_notes
 
@@ -298,28 +282,12 @@ def _read(detector, image, fixed=None):
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
             probed.flagged.update((r, c) for r, c in probes if probed.rows[r][c])
             reading = probed
-    if not _clean(reading):  # rows laid over each other? each corner counted in its own card's cell instead
-        by_cards = grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], centres, fixed)
-        tries = [by_cards]
-        for far in (False, True):  # or each reading moved onto its card's uncovered corner
-            moved, points, to_middle = sightings_at_corners(sightings, far)
-            if len(points) >= 4:
-                tries.append(_moved(grid_from_cards(moved, points, fixed), 1.0, *to_middle))
-        best = max(tries, key=_quality)
-        if _quality(best) > _quality(reading):
-            best.notes.append(BY_CARDS_NOTE)
-            reading = best
+    reading = read_overlapping(reading, result, corner_probs, centres, fixed)
     reading.notes.extend(shift_notes(shifts))
     return reading, result
 
 
 
-def _clean(reading) -> bool:
-    return reading.found and all(c is not None for c in reading.cells) and not reading.warnings
-
-
-def _quality(reading) -> tuple[int, int]:
-    return (sum(c is not None for c in reading.cells), -len(reading.warnings))
 
 
 # --------------------------------------------------------------------------------------------------- scoring
