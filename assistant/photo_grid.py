@@ -23,7 +23,8 @@ How the grid is found (robust to any rotation, perspective, uneven gaps and croo
    with more evidence, to another cell is not given twice (a deck holds each card once): the cell takes its next
    reading, or stays unread.
 
-A cell with no reading is ``None`` and named in a warning; it is never guessed.
+A cell with no reading is ``None`` and named in a warning; it is never guessed. A grid not read completely is
+read again as if its rows were laid over each other (:func:`read_overlapping`), the better reading kept.
 
 For the live camera: ``grid_from_detection(detector.detect(frame))`` (the detector's best name per corner). A still
 photo is read better by ``assistant.commands.score_photo.read_grid(detector, image)``: each corner's five best

@@ -261,7 +261,7 @@ def detect_with_probabilities(detector, image, prepared: bool = False):
 
 def _read(detector, image, fixed=None):
     """One detector pass, the grid, then the places of the unread cells' corners read by the classifier; a grid
-    still not clean is made again with each corner counted in its own card's cell (``at_cards``), the better kept."""
+    still not complete is made again as if its rows overlapped (``photo_grid.read_overlapping``), the better kept."""
     from assistant.photo_grid import (Sighting, cell_name, grid_from_cards, probe_boxes, read_overlapping,
                                       sightings_from_detection)
     from vision.deck_suits import shift_notes

@@ -192,7 +192,7 @@ def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[
                        table_weight: float | None = None) -> Path:
     """Add the pip look to ``out/vision.json`` (``pips``: file, classes, fusion exponent, least pip weight), and to
     ``out/table/vision.json`` where that folder exists (the photo models share the main folder's pip look, with the
-    exponent ``table_weight`` where given: photos' pips are read at leisure, often larger)."""
+    exponent ``table_weight`` where given: their index classifier is surer of itself, also where it is wrong)."""
     path = out / "vision.json"
     table = out / "table" / "vision.json"
     for manifest, file in ((path, "pips.onnx"), (table, "../pips.onnx")):
