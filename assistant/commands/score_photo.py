@@ -287,9 +287,6 @@ def _read(detector, image, fixed=None):
     return reading, result
 
 
-
-
-
 # --------------------------------------------------------------------------------------------------- scoring
 
 
