@@ -680,15 +680,15 @@ def sightings_at_corners(sightings: Sequence[Sighting],
         return [j for j in idx if j != best and apart(best, j) > size]
 
     best_of = {name: max(idx, key=lambda i: sightings[i].score) for name, idx in by_name.items()}
-    gaps = [min(apart(best_of[n], j) for j in others(idx, best_of[n])) for n, idx in by_name.items()
-            if others(idx, best_of[n])]
+    elsewhere = {name: others(idx, best_of[name]) for name, idx in by_name.items()}
+    gaps = [min(apart(best_of[n], j) for j in js) for n, js in elsewhere.items() if js]
     if len(gaps) < MIN_GRID_CARDS // 2:
         return list(sightings), np.zeros((0, 2)), np.zeros(2)
     diagonal = float(np.median(gaps))
     pairs = []  # (first corner, second corner) of one card: the best reading and its partner a diagonal away
-    for name, idx in by_name.items():
+    for name, js in elsewhere.items():
         best = best_of[name]
-        near = [j for j in others(idx, best) if 0.7 * diagonal <= apart(best, j) <= 1.4 * diagonal]
+        near = [j for j in js if 0.7 * diagonal <= apart(best, j) <= 1.4 * diagonal]
         if near:
             pairs.append((best, min(near, key=lambda j: abs(apart(best, j) - diagonal))))
     if len(pairs) < MIN_GRID_CARDS // 2:
@@ -768,16 +768,16 @@ def sightings_from_detection(result, corner_probs: Sequence | None = None,
     return sightings, np.array(centres, float).reshape(-1, 2)
 
 
-def read_overlapping(reading: GridReading, result, corner_probs: Sequence | None = None,
-                     card_centres: np.ndarray | None = None,
+def read_overlapping(reading: GridReading, result, sightings: Sequence[Sighting],
+                     card_centres: np.ndarray | None = None, corner_probs: Sequence | None = None,
                      fixed: Mapping[tuple[int, int], str] | None = None) -> GridReading:
-    """``reading`` of the detector result ``result``, or, when it is not complete, a better one made as if the rows
-    (or columns) were laid over each other: each corner counted at its card's middle (the card the detector grouped
-    it into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried); the reading
-    with the most cells read and the fewest warnings, which says so in a note when it is not ``reading``."""
+    """``reading`` of the detector result ``result`` (its ``sightings`` and ``card_centres`` as
+    :func:`sightings_from_detection` gave them), or, when it is not complete, a better one made as if the rows (or
+    columns) were laid over each other: each corner counted at its card's middle (the card the detector grouped it
+    into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried); the reading with
+    the most cells read and the fewest warnings, which says so in a note when it is not ``reading``."""
     if reading.complete:
         return reading
-    sightings = sightings_from_detection(result, corner_probs)[0]
     tries = [grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], card_centres, fixed)]
     for far in (False, True):
         moved, points, to_middle = sightings_at_corners(sightings, far)
@@ -796,4 +796,4 @@ def grid_from_detection(result, corner_probs: Sequence | None = None) -> GridRea
     :func:`read_overlapping`."""
     sightings, centres = sightings_from_detection(result, corner_probs)
     centres = centres if len(centres) >= 4 else None
-    return read_overlapping(grid_from_cards(sightings, centres), result, corner_probs, centres)
+    return read_overlapping(grid_from_cards(sightings, centres), result, sightings, centres, corner_probs)

@@ -277,12 +277,12 @@ def _read(detector, image, fixed=None):
         extra = [Sighting("", 0.0, tuple(float(v) for v in b), probs=probs, weight=PROBE_WEIGHT)
                  for b, probs in zip(boxes, classify_boxes(detector, image, boxes, shifts=shifts))]
         probed = grid_from_cards(sightings + [e for e in extra if e.probs], centres, fixed)
-        if sum(c is not None for c in probed.cells) > sum(c is not None for c in reading.cells):
+        if probed.quality[0] > reading.quality[0]:  # more cells read
             probed.notes.extend(f"{cell_name(r, c)}: {probed.rows[r][c]}, read where its corners should be (the "
                                 "detector had not found them)" for r, c in probes if probed.rows[r][c])
             probed.flagged.update((r, c) for r, c in probes if probed.rows[r][c])
             reading = probed
-    reading = read_overlapping(reading, result, corner_probs, centres, fixed)
+    reading = read_overlapping(reading, result, sightings, centres, corner_probs, fixed)
     reading.notes.extend(shift_notes(shifts))
     return reading, result
 

@@ -194,11 +194,10 @@ def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[
     ``out/table/vision.json`` where that folder exists (the photo models share the main folder's pip look, with the
     exponent ``table_weight`` where given: their index classifier is surer of itself, also where it is wrong)."""
     path = out / "vision.json"
-    table = out / "table" / "vision.json"
-    for manifest, file in ((path, "pips.onnx"), (table, "../pips.onnx")):
+    table = (out / "table" / "vision.json", "../pips.onnx", weight if table_weight is None else table_weight)
+    for manifest, file, w in ((path, "pips.onnx", weight), table):
         if manifest == path or manifest.exists():
             m = json.loads(manifest.read_text())
-            w = table_weight if manifest == table and table_weight is not None else weight
             m["pips"] = {"file": file, "classes": classes, "weight": w, "min_pips": min_pips}
             manifest.write_text(json.dumps(m, indent=1) + "\n")
     return path
