@@ -52,6 +52,12 @@ def face_crop(image: np.ndarray, box_xyxy, size: int = FACE_SIZE, pad: float = F
     return index_crop(image, box_xyxy, size, pad)
 
 
+def thinned(crop: np.ndarray) -> np.ndarray:
+    """The crop with its ink a pixel thinner (a 3x3 grey dilation: the light paper grows into the dark strokes).
+    The thin look reads it: bold clubs that the classifier takes for spades read right thinner."""
+    return cv2.dilate(crop, np.ones((3, 3), np.uint8))
+
+
 def resize_crops(crops: list[np.ndarray], size: int) -> list[np.ndarray]:
     """Crops cut at the training crop size, brought to the classifier's input size (area filter when shrinking)."""
     if not crops or crops[0].shape[0] == size:

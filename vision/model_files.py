@@ -49,6 +49,10 @@ class ModelSpec:
     classifier_classes: list[str] | None = None
     crop_size: int = DEFAULT_SIZE  # the training crops' size; resized to the classifier's input after cutting
     crop_pad: float = DEFAULT_PAD
+    # the thin look (classifier keys "thin_weight", "thin_min_px"): clubs against spades settled again on the crop
+    # with its ink thinned; weight 0: off
+    thin_weight: float = 0.0
+    thin_min_px: float = 32.0
     # optional whole-card face classifier (the "second look" at cards boxed whole; manifest key "cardface")
     face: Path | None = None
     face_classes: list[str] | None = None
@@ -89,6 +93,8 @@ class ModelSpec:
             return cls(detector=det_file, detector_classes=det.get("classes"),
                        classifier=clf_file, classifier_classes=(clf or {}).get("classes"),
                        crop_size=int((clf or {}).get("crop_size", DEFAULT_SIZE)), crop_pad=float((clf or {}).get("crop_pad", DEFAULT_PAD)),
+                       thin_weight=float((clf or {}).get("thin_weight", 0.0)),
+                       thin_min_px=float((clf or {}).get("thin_min_px", 32.0)),
                        face=d / face["file"] if face.get("file") else None, face_classes=face.get("classes"),
                        face_crop_size=int(face.get("crop_size", FACE_SIZE)), face_crop_pad=float(face.get("crop_pad", FACE_PAD)),
                        face_weight=float(face.get("weight", 1.0)), face_fuse=str(face.get("fuse", "card")),

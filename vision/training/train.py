@@ -470,10 +470,13 @@ def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
         "classifier": {"file": "classifier.onnx", "classes": classes, "crop_size": CROP_SIZE,
                        "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
     }
-    old = out / "vision.json"
-    for key in ("cardface", "suitlook"):  # the second looks' entries stay
-        if old.is_file() and key in json.loads(old.read_text()):
-            m[key] = json.loads(old.read_text())[key]
+    old = json.loads((out / "vision.json").read_text()) if (out / "vision.json").is_file() else {}
+    for key in ("cardface", "suitlook", "pips"):  # the second looks' entries stay
+        if key in old:
+            m[key] = old[key]
+    for key in ("thin_weight", "thin_min_px"):  # and the thin look's
+        if key in old.get("classifier", {}):
+            m["classifier"][key] = old["classifier"][key]
     (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
     return out / "vision.json"
 
