@@ -173,8 +173,9 @@ class Detector:
         self._none_col = none[0] if none else -1
         self.thin_weight = self.spec.thin_weight if thin_weight is None else float(thin_weight)
         names = getattr(self, "classifier_names", [])
-        pairs = [(names.index(n), names.index(n[:-1] + "c")) for n in names if n.endswith("s") and n[:-1] + "c" in names]
-        self._black_pairs = np.array(pairs, np.int64).reshape(-1, 2)  # (spade column, club column) of each rank
+        pairs = [(names.index(n), names.index(n[:-1] + "c")) for n in names
+                 if n.endswith("s") and n[:-1] + "c" in names]
+        self._black_pairs = np.array(pairs, np.int64).reshape(-1, 2)  # each rank's (spade column, club column)
         self.index_class = self.labels.index("index") if "index" in self.labels else (0 if not self.single_stage else -1)
         self.card_class = self.labels.index("card") if "card" in self.labels else -1
         self.min_card_confidence = min_card_confidence
@@ -421,8 +422,8 @@ class Detector:
         """Clubs against spades settled again by the thin look: the classifier (and the suit look) run once more on
         each black corner's crop with its ink thinned (:func:`vision.crops.thinned`), and each rank's spade+club
         probability is split between the two as in the looks' probabilities averaged, the thin one's with weight
-        ``thin_weight``; the rank, the colour and ``none`` stay the first look's. Why: bold clubs of designs not trained on
-        read as spades, thinner they read right (docs/BENCHMARKS.md, session 29: fanned hands 6.4 -> 5.5 % wrong on
+        ``thin_weight``; the rank, the colour and ``none`` stay the first look's. Why: bold clubs of designs not
+        trained on read as spades, thinner they read right (docs/BENCHMARKS.md, session 29: fanned hands 6.4 -> 5.5 % wrong on
         the tuning set, Poker grids unchanged). Corners whose box is under ``thin_min_px`` keep their split: thinning
         a small, enlarged index wipes its strokes out. Returns a new array."""
         out = np.array(p, np.float32, copy=True)
