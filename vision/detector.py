@@ -423,9 +423,9 @@ class Detector:
         each black corner's crop with its ink thinned (:func:`vision.crops.thinned`), and each rank's spade+club
         probability is split between the two as in the looks' probabilities averaged, the thin one's with weight
         ``thin_weight``; the rank, the colour and ``none`` stay the first look's. Why: bold clubs of designs not
-        trained on read as spades, thinner they read right (docs/BENCHMARKS.md, session 29: fanned hands 6.4 -> 5.5 % wrong on
-        the tuning set, Poker grids unchanged). Corners whose box is under ``thin_min_px`` keep their split: thinning
-        a small, enlarged index wipes its strokes out. Returns a new array."""
+        trained on read as spades, thinner they read right (docs/BENCHMARKS.md, session 29: fanned hands 6.4 -> 5.5 %
+        wrong on the tuning set, Poker grids unchanged). Corners whose box is under ``thin_min_px`` keep their split:
+        thinning a small, enlarged index wipes its strokes out. Returns a new array."""
         out = np.array(p, np.float32, copy=True)
         if not len(out) or not len(self._black_pairs):
             return out
