@@ -84,7 +84,7 @@ def test_small_corners_and_corners_of_no_black_card_are_not_looked_at_again(tmp_
     assert NAMES[settled[1].argmax()] == "Jc"
 
 
-def test_the_thin_look_is_off_unless_the_model_folder_declares_it(tmp_path, monkeypatch):
+def test_the_thin_look_is_off_unless_the_model_folder_declares_it(tmp_path):
     assert Detector(model_dir=FAKE).thin_weight == 0  # the camera's models: one classifier run a corner
     det = Detector(model_dir=thin_models(tmp_path), thin_weight=0)
     assert det.thin_weight == 0
