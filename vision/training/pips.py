@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.model_files import MANIFEST, TABLE_SUBDIR
 from vision.pips import PIP_SIZE, pip_shapes
 from vision.training.train import BUILD, MODELS, REPO, RUNS, _torch_one_thread
 
@@ -193,8 +194,8 @@ def write_pip_manifest(out: Path, weight: float, min_pips: float, classes: list[
     """Add the pip look to ``out/vision.json`` (``pips``: file, classes, fusion exponent, least pip weight), and to
     ``out/table/vision.json`` where that folder exists (the photo models share the main folder's pip look, with the
     exponent ``table_weight`` where given: their index classifier is surer of itself, also where it is wrong)."""
-    path = out / "vision.json"
-    table = (out / "table" / "vision.json", "../pips.onnx", weight if table_weight is None else table_weight)
+    path = out / MANIFEST
+    table = (out / TABLE_SUBDIR / MANIFEST, "../pips.onnx", weight if table_weight is None else table_weight)
     for manifest, file, w in ((path, "pips.onnx", weight), table):
         if manifest == path or manifest.exists():
             m = json.loads(manifest.read_text())
