@@ -297,13 +297,22 @@ def lift_and_put_back(script: Script, rng, share: float = 0.05) -> None:
             f.cards.pop(int(rng.integers(len(f.cards))))
 
 
-def run_script(session, script: Script, **kwargs) -> list[dict]:
-    """Feed the script's frames to a LiveGame (no model, no hints by default); the events it published."""
+def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -> None:
+    """From ``from_frame`` on, ``card`` is read as ``as_name`` wherever it lies (its look there, frame after frame)."""
+    for f in script.frames[from_frame:]:
+        f.cards = [Seen(as_name, s.confidence, s.box, s.corners) if s.card == card else s for s in f.cards]
+
+
+def run_script(session, script: Script, commands: dict[int, str] | None = None, **kwargs) -> list[dict]:
+    """Feed the script's frames to a LiveGame (no model, no hints by default); the events it published.
+    ``commands``: what the player types, by the frame it is typed before."""
     from assistant.live.loop import LiveGame
 
     events: list[dict] = []
     game = LiveGame(session, read=None, publish=events.append, hints=kwargs.pop("hints", False), **kwargs)
     for i, f in enumerate(script.frames):
+        if commands and i in commands:
+            game.command(commands[i])
         if f.dropped:
             continue
         game.process_reading(i, f.moving, (lambda cards=f.cards: cards))

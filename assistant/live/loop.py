@@ -20,6 +20,7 @@ import numpy as np
 from assistant.cards import Card, CardError
 from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
+from assistant.live.corrections import Corrections
 from assistant.live.hint_worker import HintWorker, Job
 from assistant.live.table_view import TableTracker, TableView
 from vision.motion import SHARE, WHOLE, MotionGate
@@ -115,6 +116,7 @@ class LiveGame:
         self.gate = gate or MotionGate()
         self.tracker = TableTracker()
         self.follower = follower_class(session.game)(session, self._apply)
+        self.corrections = Corrections()  # what the player renamed stays renamed where it lies
         self.status = CameraStatus()
         self.published = Published(snapshot=session_copy(session))
         self._lock = threading.Lock()
@@ -192,6 +194,8 @@ class LiveGame:
         view = self.tracker.update(frame_index, cards, still_at)
         if view is None:
             return
+        view = self.corrections.apply(view, set(self.session.kind.turned_cards(self.session.state)), self.follower.pos,
+                                      self.follower.visible())
         self.view = view
         self.status.seen = len(view.cards)
         warnings = self.follower.update(view)
@@ -351,15 +355,28 @@ class LiveGame:
                 card = Card.parse(text.split(None, 1)[1])
             except CardError as exc:
                 return str(exc)
-            out = rename_last_card(self.session, card)
-            if out.ok:
-                self.follower.relearn()
-                self._after_correction()
-            return out.message
+            return self.rename_last(card).message
         if low in ("s", "score") and self.follower.scores_photo:
             return self.score_table()
         return ("commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
                 + (", s (score the grid on the table as a photo)" if self.follower.scores_photo else ""))
+
+    def rename_last(self, card: Card) -> Outcome:
+        """The last card turned is really ``card``: the game is replayed with it, and the reader's name for it
+        where it lies is taken as ``card`` from now on (:mod:`assistant.live.corrections`)."""
+        last = self.session.kind.last_turn(self.session.state)
+        spot = None
+        if last is not None:
+            old = last[0]
+            spot = self.follower.pos.get(old)
+            if spot is None and self.view is not None and old in self.view:
+                spot = self.view[old].xy
+        out = rename_last_card(self.session, card)
+        if out.ok:
+            self.corrections.add(last[0], card, spot)
+            self.follower.rename(last[0], card)
+            self._after_correction()
+        return out
 
     def score_table(self) -> str:
         """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""

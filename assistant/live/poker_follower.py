@@ -125,6 +125,16 @@ class PokerFollower:
     def state(self) -> PokerState:
         return self.session.state
 
+    def rename(self, old: Card, new: Card) -> None:
+        """The card the game had as ``old`` is ``new`` (the player's correction): it lies where ``old`` did."""
+        for where in (self.pos, self.cell):
+            if old in where:
+                where[new] = where.pop(old)
+
+    def visible(self) -> set[Card]:
+        """The game's cards whose face shows on the table: every card placed (none is covered or moved)."""
+        return set(self.state.dealt)
+
     def relearn(self) -> None:
         self.pos.clear()
         self.cell.clear()

@@ -69,6 +69,12 @@ class TommyFollower:
     def state(self):
         return self.session.state
 
+    def rename(self, old: Card, new: Card) -> None:
+        """The card the game had as ``old`` is ``new`` (the player's correction): it lies where ``old`` did."""
+        for where in (self.pos, self.first_pos):
+            if old in where:
+                where[new] = where.pop(old)
+
     def relearn(self) -> None:
         """Forget the learned places (the player moved the camera or the cards): they are learned again."""
         self.pos.clear()
@@ -285,6 +291,13 @@ class TommyFollower:
         return self.state.foundation_accepts(f, card)
 
     # -- bookkeeping ---------------------------------------------------------------------------------------------
+    def visible(self) -> set[Card]:
+        """The game's cards whose face may show on the table: the card in hand, the waste piles' (fanned, each
+        shows its corner) and the foundations' tops."""
+        st = self.state
+        cards = set(st.hand) | {c for pile in st.waste for c in pile}
+        return cards | {pile[-1] for pile in st.foundations if pile}
+
     def _on_table(self) -> set[Card]:
         st = self.state
         cards = set(st.hand)

@@ -1,0 +1,86 @@
+"""What the player corrected stays corrected. A card the reader misnames is usually misnamed the same way frame after
+frame where it lies (its look there, the light on it); once the player has said what it is (``r Qh``), the name
+the reader gives it at that spot is taken as the corrected card from then on, so the game goes on where it would
+otherwise see an unknown card lying on a taken cell or pile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.live.table_view import Sighting, TableView
+
+NEAR = 0.5  # a misreading within this many card sizes of the corrected card's spot is that card
+
+
+@dataclass
+class Correction:
+    """``card`` is read as ``read_as`` at ``spot`` (picture pixels; None until it is seen), followed as it drifts."""
+
+    read_as: Card
+    card: Card
+    spot: np.ndarray | None = None
+
+
+class Corrections:
+    """The player's corrections of one game, applied to each still view before the follower sees it."""
+
+    def __init__(self) -> None:
+        self.items: list[Correction] = []
+
+    def add(self, read_as: Card, card: Card, spot=None) -> None:
+        """``card`` was read as ``read_as`` (lying at ``spot`` when known)."""
+        self.items = [c for c in self.items if c.card != read_as]  # a correction corrected again
+        self.items.append(Correction(read_as, card, None if spot is None else np.asarray(spot, np.float64)))
+
+    def clear(self) -> None:
+        self.items.clear()
+
+    def apply(self, view: TableView, in_play: set[Card], known: dict, visible: set[Card]) -> TableView:
+        """``view`` with each corrected card's misreading renamed. ``in_play``: the cards the game has turned;
+        ``known``: where the follower last saw each card; ``visible``: the cards of the game whose face shows on
+        the table (not covered). The misreading taken is the sighting of ``read_as`` nearest the card's spot
+        (within ``NEAR`` card sizes); a card that may have moved (Sir Tommy: a pile's top played up) and is not
+        read anywhere takes the one sighting of ``read_as`` left, away from where a real ``read_as`` lies.
+        Corrections of cards no longer in play (undone) are dropped."""
+        self.items = [c for c in self.items if c.card in in_play]
+        for corr in self.items:
+            seen = [s for s in (view.cards.get(corr.read_as), view.elsewhere.get(corr.read_as)) if s is not None]
+            reach = NEAR * (view.card_size or max((s.long_side for s in seen), default=0.0))
+            if corr.read_as in in_play and corr.read_as in known:  # the real one, lying where the game has it
+                seen = [s for s in seen if _dist(s.xy, known[corr.read_as]) > reach]
+            if not seen:
+                continue
+            near = [] if corr.spot is None else [s for s in seen if _dist(s.xy, corr.spot) <= reach]
+            if near:
+                s = min(near, key=lambda x: _dist(x.xy, corr.spot))
+            elif len(seen) == 1 and corr.card not in view and corr.card in visible:
+                s = seen[0]
+            else:
+                continue
+            corr.spot = s.xy
+            view = _renamed(view, s, corr.card)
+        return view
+
+
+def _dist(a, b) -> float:
+    return float(np.hypot(*(np.asarray(a, np.float64) - np.asarray(b, np.float64))))
+
+
+def _renamed(view: TableView, s: Sighting, card: Card) -> TableView:
+    """``view`` with the sighting ``s`` (of its ``cards`` or ``elsewhere``) read as ``card`` instead."""
+    cards, elsewhere = dict(view.cards), dict(view.elsewhere)
+    if cards.get(s.card) is s:
+        del cards[s.card]
+        if s.card in elsewhere:
+            cards[s.card] = elsewhere.pop(s.card)
+    else:
+        del elsewhere[s.card]
+    mine = replace(s, card=card)
+    if card not in cards:
+        cards[card] = mine
+    elif card not in elsewhere:
+        elsewhere[card] = mine
+    return replace(view, cards=cards, elsewhere=elsewhere)

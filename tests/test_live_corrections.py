@@ -1,0 +1,96 @@
+"""A correction holds: a card the reader misnames where it lies is misnamed there frame after frame, so once the
+player has said what it is (``r Qh``), the game goes on with it (before, it stalled on "a placed card never
+moves" for the rest of the game)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from live_sim import misread_steadily, poker_script, run_script, tommy_script
+
+from assistant.cards import Card
+from assistant.deals import deal_order
+from assistant.live.corrections import Corrections
+from assistant.live.table_view import Sighting, TableView
+from assistant.session import Session
+
+
+def _first(script, kind: str, card: str) -> dict:
+    return next(e for e in script.truth if e["event"] == kind and e["card"] == card)
+
+
+def _events(events, misread: str, card: str):
+    """The card and move events, those decided before the player's correction under the name it gave."""
+    fixed = min(e["frame"] for e in events if e["event"] == "warning" and "renamed" in e["message"])
+    return [(e["event"], card if e["card"] == misread and e["frame"] < fixed else e["card"], e.get("move"))
+            for e in events if e["event"] in ("card", "move")]
+
+
+def test_a_poker_card_misread_where_it_lies_and_corrected_lets_every_later_card_be_placed():
+    script, rows = poker_script(0, cards=12)
+    order = deal_order(0)
+    card, misread = str(order[3]), str(order[40])  # read as a card still in the deck
+    laid = _first(script, "move", card)["still_frame"]
+    misread_steadily(script, card, misread, laid)
+    next_card = [e for e in script.truth if e["event"] == "move"][4]["still_frame"]
+    session = Session.new("poker", "american")
+    events = run_script(session, script, commands={next_card - 3: f"r {card}"})
+    assert _events(events, misread, card) == [(e["event"], e["card"], None) for e in script.truth]
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
+    assert not any("differs" in e.get("message", "") for e in events)
+
+
+@pytest.mark.parametrize("seed, index", [(0, 5), (1, 10), (2, 3), (4, 30), (7, 25)])
+def test_a_sir_tommy_card_misread_and_corrected_is_followed_to_the_end(seed, index):
+    """Among them: the corrected card later played up to a foundation (read there the same wrong way), a card
+    corrected after it went up, and the wrong name's own card turned later in the deal (seed 2: 2c read as 2s)."""
+    script, final = tommy_script(seed)
+    order = deal_order(seed)
+    card, misread = str(order[index]), str(order[51])
+    turned = _first(script, "card", card)["still_frame"]
+    misread_steadily(script, card, misread, turned)
+    typed = _first(script, "move", card)["still_frame"] + 8
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script, commands={typed: f"r {card}"})
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert _events(events, misread, card) == [(e["event"], e["card"], e.get("move")) for e in script.truth]
+
+
+def _view(*sightings, elsewhere=()) -> TableView:
+    return TableView(frame=0, cards={s.card: s for s in sightings}, card_size=140.0, frames=8,
+                     elsewhere={s.card: s for s in elsewhere})
+
+
+def _seen(card: str, x: float, y: float) -> Sighting:
+    return Sighting(Card.parse(card), (x, y), (x - 50, y - 70, x + 50, y + 70), 1.0, 0.9, 2, 8)
+
+
+def test_only_the_misreading_at_the_corrected_cards_spot_is_renamed():
+    js, ah = Card.parse("Js"), Card.parse("Ah")
+    fixes = Corrections()
+    fixes.add(ah, js, (100.0, 100.0))
+    in_play = {js}
+    view = fixes.apply(_view(_seen("Ah", 104, 98)), in_play, {}, in_play)
+    assert list(view.cards) == [js] and view[js].center == (104, 98)
+    far = fixes.apply(_view(_seen("Ah", 600, 400), _seen("Js", 104, 98)), in_play, {}, in_play)
+    assert set(far.cards) == {js, ah}  # the card reads right now, and a real Ah was laid elsewhere
+
+
+def test_the_real_card_of_the_wrong_name_keeps_its_name():
+    js, ah = Card.parse("Js"), Card.parse("Ah")
+    fixes = Corrections()
+    fixes.add(ah, js, (100.0, 100.0))
+    in_play = {js, ah}  # the real Ah came later and lies at (600, 400)
+    view = fixes.apply(_view(_seen("Ah", 600, 400), elsewhere=[_seen("Ah", 101, 100)]), in_play,
+                       {ah: np.array([600.0, 400.0])}, in_play)
+    assert view[ah].center == (600, 400) and view[js].center == (101, 100) and not view.elsewhere
+
+
+def test_a_correction_is_forgotten_when_its_card_is_taken_back():
+    js, ah = Card.parse("Js"), Card.parse("Ah")
+    fixes = Corrections()
+    fixes.add(ah, js, (100.0, 100.0))
+    view = fixes.apply(_view(_seen("Ah", 100, 100)), set(), {}, set())
+    assert list(view.cards) == [ah] and not fixes.items
