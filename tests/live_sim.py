@@ -303,6 +303,21 @@ def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -
         f.cards = [Seen(as_name, s.confidence, s.box, s.corners) if s.card == card else s for s in f.cards]
 
 
+def hold_up(script: Script, card: str, at_frame: int, frames: int = 10) -> None:
+    """Before ``at_frame`` the player lifts ``card``, holds it up to the camera (read whole, three times the size of
+    the cards on the table, the table hidden behind it), puts it back and looks at the panel: the table as before
+    it, still (the truth's frame numbers move along)."""
+    x, y = script.cam.center
+    big = Seen(card, 0.95, (x - 1.5 * W, y - 1.5 * H, x + 1.5 * W, y + 1.5 * H), 2)
+    table = next(f.cards for f in reversed(script.frames[:at_frame]) if not f.moving)
+    new = ([Frame(True) for _ in range(3)] + [Frame(False, [big]) for _ in range(frames)]
+           + [Frame(True) for _ in range(3)] + [Frame(False, list(table)) for _ in range(frames)])
+    script.frames[at_frame:at_frame] = new
+    for e in script.truth:
+        if e["still_frame"] >= at_frame:
+            e["still_frame"] += len(new)
+
+
 def run_script(session, script: Script, commands: dict[int, str] | None = None, **kwargs) -> list[dict]:
     """Feed the script's frames to a LiveGame (no model, no hints by default); the events it published.
     ``commands``: what the player types, by the frame it is typed before."""

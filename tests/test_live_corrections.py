@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from live_sim import misread_steadily, poker_script, run_script, tommy_script
+from live_sim import hold_up, misread_steadily, poker_script, run_script, tommy_script
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -94,3 +94,83 @@ def test_a_correction_is_forgotten_when_its_card_is_taken_back():
     fixes.add(ah, js, (100.0, 100.0))
     view = fixes.apply(_view(_seen("Ah", 100, 100)), set(), {}, set())
     assert list(view.cards) == [ah] and not fixes.items
+
+
+# -- a card held up to the camera: the same correction without a keyboard ------------------------------------------
+def test_a_poker_card_misread_as_one_already_placed_is_named_by_holding_it_up():
+    """The new card is read as a card already on the grid (read in two places): the game waits; the player holds
+    the card up to the camera and puts it back, and it is placed under the name it showed."""
+    script, rows = poker_script(3, cards=10)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    card, placed = moves[5]["card"], moves[1]["card"]
+    misread_steadily(script, card, placed, moves[5]["still_frame"])
+    lifted = next(i for i in range(moves[5]["still_frame"], len(script.frames)) if script.frames[i].moving)
+    hold_up(script, card, lifted)  # the player sees the game wait, then holds the card up
+    session = Session.new("poker", "american")
+    events = run_script(session, script)
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
+    assert any(f"{card} held up" in e.get("message", "") for e in events)
+
+
+def test_a_poker_card_placed_under_a_wrong_name_is_renamed_by_holding_it_up():
+    script, rows = poker_script(0, cards=12)
+    order = deal_order(0)
+    card, misread = str(order[3]), str(order[40])
+    misread_steadily(script, card, misread, _first(script, "move", card)["still_frame"])
+    hold_up(script, card, [e for e in script.truth if e["event"] == "move"][4]["still_frame"] - 4)
+    events = run_script(Session.new("poker", "american"), script)
+    assert _events(events, misread, card) == [(e["event"], e["card"], None) for e in script.truth]
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
+
+
+def test_a_sir_tommy_card_misread_is_renamed_by_holding_it_up():
+    script, final = tommy_script(1)
+    order = deal_order(1)
+    card, misread = str(order[10]), str(order[51])
+    misread_steadily(script, card, misread, _first(script, "card", card)["still_frame"])
+    hold_up(script, card, _first(script, "move", card)["still_frame"] + 8)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert _events(events, misread, card) == [(e["event"], e["card"], e.get("move")) for e in script.truth]
+
+
+def test_holding_up_a_card_the_game_has_changes_nothing():
+    script, rows = poker_script(0, cards=8)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    hold_up(script, moves[2]["card"], moves[4]["still_frame"] - 4)
+    session = Session.new("poker", "american")
+    events = run_script(session, script)
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+    assert any("in the game already" in e.get("message", "") for e in events)
+
+
+def test_a_card_is_shown_once_when_read_large_in_most_of_the_last_frames():
+    from assistant.live.held_up import FRAMES, HeldUpCard
+    from live_sim import Seen
+
+    held = HeldUpCard()
+    big, small = Seen("Qh", 0.9, (0, 0, 300, 420), 2), Seen("Qh", 0.9, (0, 0, 100, 140), 2)
+    assert held.update([small], 140.0) == (False, None)  # a card on the table
+    got = [held.update([big], 140.0) for _ in range(FRAMES + 3)]
+    assert [g[1] for g in got] == [None] * (FRAMES - 1) + [Card.parse("Qh")] + [None] * 3
+    assert all(g[0] for g in got)
+    for _ in range(3):
+        held.update([], 140.0)  # lowered
+    assert [held.update([big], 140.0)[1] for _ in range(FRAMES)][-1] == Card.parse("Qh")  # shown again
+    assert held.update([big], 0.0) == (False, None)  # no card on the table yet to compare with
+
+
+def test_a_wrong_card_held_up_is_undone_by_holding_up_the_right_one():
+    script, rows = poker_script(0, cards=8)
+    order = deal_order(0)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    hold_up(script, str(order[40]), moves[4]["still_frame"] - 4)  # the player shows a card by mistake ...
+    hold_up(script, moves[3]["card"], moves[4]["still_frame"] - 4)  # ... then the one the game had
+    events = run_script(Session.new("poker", "american"), script)
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]

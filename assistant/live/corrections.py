@@ -22,6 +22,7 @@ class Correction:
     read_as: Card
     card: Card
     spot: np.ndarray | None = None
+    waiting: int | None = None  # a card not in play yet: how many cards were in play when it was named
 
 
 class Corrections:
@@ -30,10 +31,11 @@ class Corrections:
     def __init__(self) -> None:
         self.items: list[Correction] = []
 
-    def add(self, read_as: Card, card: Card, spot=None) -> None:
-        """``card`` was read as ``read_as`` (lying at ``spot`` when known)."""
+    def add(self, read_as: Card, card: Card, spot=None, waiting: int | None = None) -> None:
+        """``card`` was read as ``read_as`` (lying at ``spot`` when known). ``waiting``: the card is not in play
+        yet (a new card read as one in play), the number of cards in play now: it is to come next."""
         self.items = [c for c in self.items if c.card != read_as]  # a correction corrected again
-        self.items.append(Correction(read_as, card, None if spot is None else np.asarray(spot, np.float64)))
+        self.items.append(Correction(read_as, card, None if spot is None else np.asarray(spot, np.float64), waiting))
 
     def clear(self) -> None:
         self.items.clear()
@@ -44,8 +46,13 @@ class Corrections:
         the table (not covered). The misreading taken is the sighting of ``read_as`` nearest the card's spot
         (within ``NEAR`` card sizes); a card that may have moved (Sir Tommy: a pile's top played up) and is not
         read anywhere takes the one sighting of ``read_as`` left, away from where a real ``read_as`` lies.
-        Corrections of cards no longer in play (undone) are dropped."""
-        self.items = [c for c in self.items if c.card in in_play]
+        Corrections of cards no longer in play (undone) are dropped, and those of a card to come next once
+        another came."""
+        for c in self.items:
+            if c.card in in_play:
+                c.waiting = None
+        self.items = [c for c in self.items if c.card in in_play or (c.waiting is not None
+                                                                     and len(in_play) <= c.waiting)]
         for corr in self.items:
             seen = [s for s in (view.cards.get(corr.read_as), view.elsewhere.get(corr.read_as)) if s is not None]
             reach = NEAR * (view.card_size or max((s.long_side for s in seen), default=0.0))

@@ -21,6 +21,7 @@ from assistant.cards import Card, CardError
 from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.live.corrections import Corrections
+from assistant.live.held_up import HeldUpCard
 from assistant.live.hint_worker import HintWorker, Job
 from assistant.live.table_view import TableTracker, TableView
 from vision.motion import SHARE, WHOLE, MotionGate
@@ -117,6 +118,7 @@ class LiveGame:
         self.tracker = TableTracker()
         self.follower = follower_class(session.game)(session, self._apply)
         self.corrections = Corrections()  # what the player renamed stays renamed where it lies
+        self.held_up = HeldUpCard()  # a card held up to the camera: a correction without the keyboard
         self.status = CameraStatus()
         self.published = Published(snapshot=session_copy(session))
         self._lock = threading.Lock()
@@ -191,6 +193,14 @@ class LiveGame:
         if cards:
             best = max(cards, key=lambda c: c.confidence)
             self.status.last_reading = f"{best.card} {best.confidence:.2f}"
+        held, shown = self.held_up.update(cards, self.follower.card_size)
+        if held:  # the card in the player's hand covers the table: nothing of the table is read from this frame
+            self.status.message = "card held up to the camera"
+            if shown is not None:
+                message = self.show_card(shown)
+                self.status.message = message
+                self._emit({"event": "warning", "frame": frame_index, "message": message})
+            return
         view = self.tracker.update(frame_index, cards, still_at)
         if view is None:
             return
@@ -377,6 +387,39 @@ class LiveGame:
             self.follower.rename(last[0], card)
             self._after_correction()
         return out
+
+    def show_card(self, card: Card) -> str:
+        """A card held up to the camera names the card the game has wrong: a new card read as one already in play
+        (read in two places), else the last card turned (as ``r Qh``). The text for the panel."""
+        kind, state = self.session.kind, self.session.state
+        in_play = set(kind.turned_cards(state))
+        if card in in_play:
+            last = kind.last_turn(state)
+            if last is not None and last[0] == card:
+                return f"{card} held up: the game has it so"
+            return f"{card} held up: it is in the game already"
+        misread = self._read_twice()
+        if misread is not None:
+            read_as, spot = misread
+            self.corrections.add(read_as, card, spot, waiting=len(in_play))
+            return f"{card} held up: the new card read as {read_as} is {card}"
+        return f"{card} held up: {self.rename_last(card).message}"
+
+    def _read_twice(self):
+        """``(card, spot)`` for a card in play also read steadily at a second spot, away from its own (a new card
+        misread as it), or None."""
+        if self.view is None:
+            return None
+        for c, second in self.view.elsewhere.items():
+            mine = self.follower.pos.get(c)
+            if mine is None:
+                continue
+            first = self.view.cards.get(c)
+            far = [s for s in (first, second) if s is not None]
+            s = max(far, key=lambda x: float(np.hypot(*(x.xy - mine))))
+            if np.hypot(*(s.xy - mine)) > 0.5 * (self.view.card_size or s.long_side):
+                return c, s.xy
+        return None
 
     def score_table(self) -> str:
         """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""

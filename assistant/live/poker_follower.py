@@ -131,6 +131,11 @@ class PokerFollower:
             if old in where:
                 where[new] = where.pop(old)
 
+    @property
+    def card_size(self) -> float:
+        """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""
+        return 0.0 if self.card_wh is None else float(np.max(self.card_wh))
+
     def visible(self) -> set[Card]:
         """The game's cards whose face shows on the table: every card placed (none is covered or moved)."""
         return set(self.state.dealt)

@@ -291,6 +291,11 @@ class TommyFollower:
         return self.state.foundation_accepts(f, card)
 
     # -- bookkeeping ---------------------------------------------------------------------------------------------
+    @property
+    def card_size(self) -> float:
+        """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""
+        return self.size
+
     def visible(self) -> set[Card]:
         """The game's cards whose face may show on the table: the card in hand, the waste piles' (fanned, each
         shows its corner) and the foundations' tops."""
