@@ -303,6 +303,16 @@ def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -
         f.cards = [Seen(as_name, s.confidence, s.box, s.corners) if s.card == card else s for s in f.cards]
 
 
+def pause(script: Script, at_frame: int, frames: int = 20) -> None:
+    """Before ``at_frame`` the player stops to look at the panel: the still table of the frame before, longer (the
+    truth's frame numbers move along)."""
+    table = next(f.cards for f in reversed(script.frames[:at_frame]) if not f.moving)
+    script.frames[at_frame:at_frame] = [Frame(False, list(table)) for _ in range(frames)]
+    for e in script.truth:
+        if e["still_frame"] >= at_frame:
+            e["still_frame"] += frames
+
+
 def hold_up(script: Script, card: str, at_frame: int, frames: int = 10) -> None:
     """Before ``at_frame`` the player lifts ``card``, holds it up to the camera (read whole, three times the size of
     the cards on the table, the table hidden behind it), puts it back and looks at the panel: the table as before

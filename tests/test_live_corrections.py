@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from live_sim import hold_up, misread_steadily, poker_script, run_script, tommy_script
+from live_sim import hold_up, misread_steadily, pause, poker_script, run_script, tommy_script
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -174,3 +174,20 @@ def test_a_wrong_card_held_up_is_undone_by_holding_up_the_right_one():
     (result,) = [e for e in events if e["event"] == "result"]
     assert result["rows"] == rows
     assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 6])
+def test_a_card_played_up_under_a_name_the_foundation_refuses_is_named_by_the_correction(seed):
+    """A 2 laid on its Ace but read as a card the foundation does not take is never applied (seeds 0 and 6: the
+    game waits for it) or is turned and kept in hand (seed 1); either way ``r`` names that card."""
+    script, final = tommy_script(seed)
+    order = deal_order(seed)
+    up = next(e for e in script.truth
+              if e["event"] == "move" and e["move"].startswith("S>F") and not e["card"].startswith("A"))
+    card, misread = up["card"], str(order[51])
+    misread_steadily(script, card, misread, _first(script, "card", card)["still_frame"])
+    looked = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
+    pause(script, looked)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script, commands={looked + 15: f"r {card}"})
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste

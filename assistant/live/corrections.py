@@ -12,7 +12,8 @@ import numpy as np
 from assistant.cards import Card
 from assistant.live.table_view import Sighting, TableView
 
-NEAR = 0.5  # a misreading within this many card sizes of the corrected card's spot is that card
+NEAR = 0.15  # a misreading within this many card sizes of the corrected card's spot is that card (a fanned pile's
+# cards lie ~0.2 apart, a Poker grid's a card or more)
 
 
 @dataclass
@@ -45,7 +46,8 @@ class Corrections:
         ``known``: where the follower last saw each card; ``visible``: the cards of the game whose face shows on
         the table (not covered). The misreading taken is the sighting of ``read_as`` nearest the card's spot
         (within ``NEAR`` card sizes); a card that may have moved (Sir Tommy: a pile's top played up) and is not
-        read anywhere takes the one sighting of ``read_as`` left, away from where a real ``read_as`` lies.
+        read anywhere takes the one sighting of ``read_as`` left, away from where a real ``read_as`` lies; a
+        covered card takes none.
         Corrections of cards no longer in play (undone) are dropped, and those of a card to come next once
         another came."""
         for c in self.items:
@@ -54,6 +56,8 @@ class Corrections:
         self.items = [c for c in self.items if c.card in in_play or (c.waiting is not None
                                                                      and len(in_play) <= c.waiting)]
         for corr in self.items:
+            if corr.card in in_play and corr.card not in visible:
+                continue  # covered (a foundation's card under the next one): what is read there is another card
             seen = [s for s in (view.cards.get(corr.read_as), view.elsewhere.get(corr.read_as)) if s is not None]
             reach = NEAR * (view.card_size or max((s.long_side for s in seen), default=0.0))
             if corr.read_as in in_play and corr.read_as in known:  # the real one, lying where the game has it

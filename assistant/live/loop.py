@@ -3,7 +3,7 @@
 ``LiveGame.process(frame)`` is called for every frame from the source; it never waits for the advisor or for
 saving (the worker does both). Everything it decides is published as plain dicts (the ``--json`` events), in
 order: ``card``, ``move``, ``hint``, ``warning``, ``result``, each with the frame it was decided on. Player
-commands (undo, rename the last card, re-learn the layout) come through ``command(text)`` and are applied
+commands (undo, correct a card read wrong, re-learn the layout) come through ``command(text)`` and are applied
 between frames, on the same thread as the camera's events, so the game has one writer.
 """
 
@@ -339,7 +339,7 @@ class LiveGame:
 
     # -- the player's commands -----------------------------------------------------------------------------------
     def command(self, text: str) -> None:
-        """Queue a typed command (applied before the next frame): ``u`` undo, ``r Qh`` the last card is Qh,
+        """Queue a typed command (applied before the next frame): ``u`` undo, ``r Qh`` a card read wrong is the Qh,
         ``l`` learn the layout again, ``s`` (Poker) score the grid on the table from the picture."""
         self._commands.append(text)
 
@@ -365,10 +365,11 @@ class LiveGame:
                 card = Card.parse(text.split(None, 1)[1])
             except CardError as exc:
                 return str(exc)
-            return self.rename_last(card).message
+            return self.correct(card)
         if low in ("s", "score") and self.follower.scores_photo:
             return self.score_table()
-        return ("commands: u (undo the last move), r Qh (the last card turned is Qh), l (learn the layout again)"
+        return ("commands: u (undo the last move), r Qh (the card read wrong is the Qh: the new card the game cannot "
+                "place, else the last card turned), l (learn the layout again)"
                 + (", s (score the grid on the table as a photo)" if self.follower.scores_photo else ""))
 
     def rename_last(self, card: Card) -> Outcome:
@@ -388,22 +389,42 @@ class LiveGame:
             self._after_correction()
         return out
 
+    def correct(self, card: Card) -> str:
+        """The player says a card is ``card`` (``r Qh``, or the card held up): the new card the game cannot place
+        (read as a card in play at a second spot, or lying where no legal move puts it) when there is one, else
+        the last card turned. The text for the panel."""
+        in_play = set(self.session.kind.turned_cards(self.session.state))
+        new = None if card in in_play else self._unexplained(in_play)
+        if new is None:
+            return self.rename_last(card).message
+        read_as, spot = new
+        self.corrections.add(read_as, card, spot, waiting=len(in_play))
+        return f"the new card read as {read_as} is {card}"
+
     def show_card(self, card: Card) -> str:
-        """A card held up to the camera names the card the game has wrong: a new card read as one already in play
-        (read in two places), else the last card turned (as ``r Qh``). The text for the panel."""
+        """A card held up to the camera: a correction (:meth:`correct`) unless the game has it already. The text
+        for the panel."""
         kind, state = self.session.kind, self.session.state
-        in_play = set(kind.turned_cards(state))
-        if card in in_play:
+        if card in set(kind.turned_cards(state)):
             last = kind.last_turn(state)
             if last is not None and last[0] == card:
                 return f"{card} held up: the game has it so"
             return f"{card} held up: it is in the game already"
-        misread = self._read_twice()
-        if misread is not None:
-            read_as, spot = misread
-            self.corrections.add(read_as, card, spot, waiting=len(in_play))
-            return f"{card} held up: the new card read as {read_as} is {card}"
-        return f"{card} held up: {self.rename_last(card).message}"
+        return f"{card} held up: {self.correct(card)}"
+
+    def _unexplained(self, in_play: set[Card]):
+        """``(name, spot)`` of the new card the game cannot place, or None: a card in play read steadily at a
+        second spot (a new card misread as it), else the card not in play read steadily and whole on the table
+        (a pile's top, not a covered corner) that the follower has not taken: the one its problem of the moment
+        names ("5c lies on a foundation where the rules do not allow it"), or the only one."""
+        twice = self._read_twice()
+        if twice is not None or self.view is None:
+            return twice
+        new = [c for c, s in self.view.cards.items()
+               if c not in in_play and self.view.sure(c) and s.whole(self.follower.card_size)]
+        named = [c for c in new if str(c) in (self.follower.problem_now or "").split()]
+        new = named or new
+        return (new[0], self.view[new[0]].xy) if len(new) == 1 else None
 
     def _read_twice(self):
         """``(card, spot)`` for a card in play also read steadily at a second spot, away from its own (a new card

@@ -459,6 +459,11 @@ class PokerFollower:
         """The problem being reported now (for the panel), or None."""
         return self._problems.reported
 
+    @property
+    def problem_now(self) -> str | None:
+        """The problem of the latest view, reported yet or not (a correction may name the card it is about)."""
+        return self._problems.current
+
     scores_photo = True  # the s key scores the grid on the table as a photo
     face_fuse = None  # the reader's second look at whole cards as the model folder says (grid cards lie apart)
     pips = None  # the pip look where the model folder has one: grid cards lie apart, whole

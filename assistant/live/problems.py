@@ -31,6 +31,11 @@ class ProblemReport:
         self._views = 0
         self.reported: str | None = None  # the problem being reported now (for the panel), or None
 
+    @property
+    def current(self) -> str | None:
+        """The problem of the latest view, reported yet or not."""
+        return self._problem
+
     def update(self, problem: str | None) -> list[str]:
         """This view's problem (None: none); returns the warnings to show now."""
         if problem is None:

@@ -398,6 +398,11 @@ class TommyFollower:
         """The problem being reported now (for the panel), or None."""
         return self._problems.reported
 
+    @property
+    def problem_now(self) -> str | None:
+        """The problem of the latest view, reported yet or not (a correction may name the card it is about)."""
+        return self._problems.current
+
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies. A box longer than a card is the card and the pile top it overlaps read as one (the
         reader boxed a fanned pair together): such a box is the union of the two, so its centre lies halfway
