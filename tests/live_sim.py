@@ -313,15 +313,16 @@ def pause(script: Script, at_frame: int, frames: int = 20) -> None:
             e["still_frame"] += frames
 
 
-def hold_up(script: Script, card: str, at_frame: int, frames: int = 10) -> None:
+def hold_up(script: Script, card: str, at_frame: int, frames: int = 10, looks: int = 10) -> None:
     """Before ``at_frame`` the player lifts ``card``, holds it up to the camera (read whole, three times the size of
-    the cards on the table, the table hidden behind it), puts it back and looks at the panel: the table as before
-    it, still (the truth's frame numbers move along)."""
+    the cards on the table, the table hidden behind it), puts it back and looks at the panel for ``looks`` frames:
+    the table as before it, still (the truth's frame numbers move along)."""
     x, y = script.cam.center
     big = Seen(card, 0.95, (x - 1.5 * W, y - 1.5 * H, x + 1.5 * W, y + 1.5 * H), 2)
-    table = next(f.cards for f in reversed(script.frames[:at_frame]) if not f.moving)
+    table = next(f.cards for f in reversed(script.frames[:at_frame])
+                 if not f.moving and not any(s.box[3] - s.box[1] > 2 * H for s in f.cards))  # not another held up
     new = ([Frame(True) for _ in range(3)] + [Frame(False, [big]) for _ in range(frames)]
-           + [Frame(True) for _ in range(3)] + [Frame(False, list(table)) for _ in range(frames)])
+           + [Frame(True) for _ in range(3)] + [Frame(False, list(table)) for _ in range(looks)])
     script.frames[at_frame:at_frame] = new
     for e in script.truth:
         if e["still_frame"] >= at_frame:

@@ -164,11 +164,13 @@ def test_a_card_is_shown_once_when_read_large_in_most_of_the_last_frames():
     assert held.update([big], 0.0) == (False, None)  # no card on the table yet to compare with
 
 
-def test_a_wrong_card_held_up_is_undone_by_holding_up_the_right_one():
+@pytest.mark.parametrize("looks", [10, 0])
+def test_a_wrong_card_held_up_is_undone_by_holding_up_the_right_one(looks):
+    """Also straight after it, before the table was seen again with the wrong correction (looks 0)."""
     script, rows = poker_script(0, cards=8)
     order = deal_order(0)
     moves = [e for e in script.truth if e["event"] == "move"]
-    hold_up(script, str(order[40]), moves[4]["still_frame"] - 4)  # the player shows a card by mistake ...
+    hold_up(script, str(order[40]), moves[4]["still_frame"] - 4, looks=looks)  # a card shown by mistake ...
     hold_up(script, moves[3]["card"], moves[4]["still_frame"] - 4)  # ... then the one the game had
     events = run_script(Session.new("poker", "american"), script)
     (result,) = [e for e in events if e["event"] == "result"]

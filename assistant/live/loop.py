@@ -204,8 +204,7 @@ class LiveGame:
         view = self.tracker.update(frame_index, cards, still_at)
         if view is None:
             return
-        view = self.corrections.apply(view, set(self.session.kind.turned_cards(self.session.state)), self.follower.pos,
-                                      self.follower.visible())
+        view = self._corrected(view)
         self.view = view
         self.status.seen = len(view.cards)
         warnings = self.follower.update(view)
@@ -398,6 +397,8 @@ class LiveGame:
         if new is None:
             return self.rename_last(card).message
         read_as, spot = new
+        if read_as == card:
+            return f"{card} is read so: the game cannot place it ({self.follower.problem_now or 'not yet'})"
         self.corrections.add(read_as, card, spot, waiting=len(in_play))
         return f"the new card read as {read_as} is {card}"
 
@@ -412,33 +413,39 @@ class LiveGame:
             return f"{card} held up: it is in the game already"
         return f"{card} held up: {self.correct(card)}"
 
+    def _corrected(self, view: TableView) -> TableView:
+        """``view`` with the player's corrections applied: where the reader keeps misnaming a corrected card."""
+        in_play = set(self.session.kind.turned_cards(self.session.state))
+        return self.corrections.apply(view, in_play, self.follower.pos, self.follower.visible())
+
     def _unexplained(self, in_play: set[Card]):
         """``(name, spot)`` of the new card the game cannot place, or None: a card in play read steadily at a
         second spot (a new card misread as it), else the card not in play read steadily and whole on the table
         (a pile's top, not a covered corner) that the follower has not taken: the one its problem of the moment
-        names ("5c lies on a foundation where the rules do not allow it"), or the only one."""
-        twice = self._read_twice()
-        if twice is not None or self.view is None:
-            return twice
-        new = [c for c, s in self.view.cards.items()
-               if c not in in_play and self.view.sure(c) and s.whole(self.follower.card_size)]
-        named = [c for c in new if str(c) in (self.follower.problem_now or "").split()]
-        new = named or new
-        return (new[0], self.view[new[0]].xy) if len(new) == 1 else None
-
-    def _read_twice(self):
-        """``(card, spot)`` for a card in play also read steadily at a second spot, away from its own (a new card
-        misread as it), or None."""
+        names ("5c lies on a foundation where the rules do not allow it"), or the only one. Read from the last
+        view with the corrections made since it was seen."""
         if self.view is None:
             return None
-        for c, second in self.view.elsewhere.items():
+        view = self._corrected(self.view)
+        twice = self._read_twice(view)
+        if twice is not None:
+            return twice
+        new = [c for c, s in view.cards.items() if c not in in_play and view.sure(c) and s.whole(self.follower.card_size)]
+        named = [c for c in new if str(c) in (self.follower.problem_now or "").split()]
+        new = named or new
+        return (new[0], view[new[0]].xy) if len(new) == 1 else None
+
+    def _read_twice(self, view: TableView):
+        """``(card, spot)`` for a card in play also read steadily at a second spot of ``view``, away from its own
+        (a new card misread as it), or None."""
+        for c, second in view.elsewhere.items():
             mine = self.follower.pos.get(c)
             if mine is None:
                 continue
-            first = self.view.cards.get(c)
+            first = view.cards.get(c)
             far = [s for s in (first, second) if s is not None]
             s = max(far, key=lambda x: float(np.hypot(*(x.xy - mine))))
-            if np.hypot(*(s.xy - mine)) > 0.5 * (self.view.card_size or s.long_side):
+            if np.hypot(*(s.xy - mine)) > 0.5 * (view.card_size or s.long_side):
                 return c, s.xy
         return None
 
