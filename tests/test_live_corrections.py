@@ -193,3 +193,12 @@ def test_a_card_played_up_under_a_name_the_foundation_refuses_is_named_by_the_co
     session = Session.new("tommy", "standard")
     events = run_script(session, script, commands={looked + 15: f"r {card}"})
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_after_the_layout_is_learned_again_the_misreading_is_found_where_it_now_lies():
+    js, ah = Card.parse("Js"), Card.parse("Ah")
+    fixes = Corrections()
+    fixes.add(ah, js, (100.0, 100.0))
+    fixes.forget_places()  # the camera was moved: the card now shows at (400, 300)
+    view = fixes.apply(_view(_seen("Ah", 400, 300)), {js}, {}, {js})
+    assert list(view.cards) == [js] and view[js].center == (400, 300)

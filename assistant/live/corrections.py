@@ -38,8 +38,10 @@ class Corrections:
         self.items = [c for c in self.items if c.card != read_as]  # a correction corrected again
         self.items.append(Correction(read_as, card, None if spot is None else np.asarray(spot, np.float64), waiting))
 
-    def clear(self) -> None:
-        self.items.clear()
+    def forget_places(self) -> None:
+        """The camera or the cards moved (the layout is learned again): each misreading is found afresh."""
+        for c in self.items:
+            c.spot = None
 
     def apply(self, view: TableView, in_play: set[Card], known: dict, visible: set[Card]) -> TableView:
         """``view`` with each corrected card's misreading renamed. ``in_play``: the cards the game has turned;
@@ -74,6 +76,23 @@ class Corrections:
             corr.spot = s.xy
             view = _renamed(view, s, corr.card)
         return view
+
+
+def unplaced(view: TableView, in_play: set[Card], known: dict, card_size: float, problem: str | None):
+    """``(name, spot)`` of a new card the game cannot place, or None: a card in play read steadily at a second spot
+    away from its own (``known``: where the follower saw each card; a new card misread as it), else the card not in
+    play read steadily and whole on the table (a pile's top, not a covered corner) that the follower has not taken:
+    the one its ``problem`` of the moment names ("5c lies on a foundation where the rules do not allow it"), or the
+    only one. What a player's correction names before the last card turned."""
+    for c, second in view.elsewhere.items():
+        if c not in known:
+            continue
+        s = max((x for x in (view.cards.get(c), second) if x is not None), key=lambda x: _dist(x.xy, known[c]))
+        if _dist(s.xy, known[c]) > 0.5 * (view.card_size or s.long_side):
+            return c, s.xy
+    new = [c for c, s in view.cards.items() if c not in in_play and view.sure(c) and s.whole(card_size)]
+    new = [c for c in new if str(c) in (problem or "").split()] or new
+    return (new[0], view[new[0]].xy) if len(new) == 1 else None
 
 
 def _dist(a, b) -> float:

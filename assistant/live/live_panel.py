@@ -31,8 +31,8 @@ def live_panel(game, source_text: str = ""):
     for e in recent:
         lines.append(Text(_describe(e), style="dim"))
     score_key = "s Enter score the grid as a photo - " if game.follower.scores_photo else ""
-    lines.append(Text("a card read wrong: hold the right one up to the camera - "
-                      "keys: u Enter undo - r Qh Enter the card read wrong is the Qh - l Enter learn the layout again - "
+    lines.append(Text("a card read wrong: hold the right one up to the camera - keys: u Enter undo - "
+                      "r Qh Enter the card read wrong is the Qh - l Enter learn the layout again - "
                       f"{score_key}q Enter quit (saved)", style="dim"))
     return Group(game_panel(snapshot, hint=hint), *lines)
 

@@ -20,7 +20,7 @@ import numpy as np
 from assistant.cards import Card, CardError
 from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
-from assistant.live.corrections import Corrections
+from assistant.live.corrections import Corrections, unplaced
 from assistant.live.held_up import HeldUpCard
 from assistant.live.hint_worker import HintWorker, Job
 from assistant.live.table_view import TableTracker, TableView
@@ -357,6 +357,7 @@ class LiveGame:
             return out.message
         if low in ("l", "learn", "relearn"):
             self.follower.relearn()
+            self.corrections.forget_places()
             self.tracker.reset()
             return "layout forgotten: it is learned again from the cards on the table"
         if low.startswith("r ") or low.startswith("rename "):
@@ -419,35 +420,12 @@ class LiveGame:
         return self.corrections.apply(view, in_play, self.follower.pos, self.follower.visible())
 
     def _unexplained(self, in_play: set[Card]):
-        """``(name, spot)`` of the new card the game cannot place, or None: a card in play read steadily at a
-        second spot (a new card misread as it), else the card not in play read steadily and whole on the table
-        (a pile's top, not a covered corner) that the follower has not taken: the one its problem of the moment
-        names ("5c lies on a foundation where the rules do not allow it"), or the only one. Read from the last
-        view with the corrections made since it was seen."""
+        """The new card the game cannot place (:func:`assistant.live.corrections.unplaced`), read from the last view
+        with the corrections made since it was seen; None without one."""
         if self.view is None:
             return None
-        view = self._corrected(self.view)
-        twice = self._read_twice(view)
-        if twice is not None:
-            return twice
-        new = [c for c, s in view.cards.items() if c not in in_play and view.sure(c) and s.whole(self.follower.card_size)]
-        named = [c for c in new if str(c) in (self.follower.problem_now or "").split()]
-        new = named or new
-        return (new[0], view[new[0]].xy) if len(new) == 1 else None
-
-    def _read_twice(self, view: TableView):
-        """``(card, spot)`` for a card in play also read steadily at a second spot of ``view``, away from its own
-        (a new card misread as it), or None."""
-        for c, second in view.elsewhere.items():
-            mine = self.follower.pos.get(c)
-            if mine is None:
-                continue
-            first = view.cards.get(c)
-            far = [s for s in (first, second) if s is not None]
-            s = max(far, key=lambda x: float(np.hypot(*(x.xy - mine))))
-            if np.hypot(*(s.xy - mine)) > 0.5 * (view.card_size or s.long_side):
-                return c, s.xy
-        return None
+        return unplaced(self._corrected(self.view), in_play, self.follower.pos, self.follower.card_size,
+                        self.follower.problem_now)
 
     def score_table(self) -> str:
         """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""
