@@ -30,3 +30,20 @@ def test_sir_tommy_has_no_scoring_key():
     game = LiveGame(Session.new("tommy", "standard"), read=None, publish=lambda e: None, hints=False)
     assert game.run_command("s").startswith("commands: u (undo the last move)")
     assert "score the grid" not in game.run_command("s")
+
+
+def test_a_card_the_player_corrected_is_scored_under_its_corrected_name():
+    from assistant.cards import Card
+    from assistant.events import TurnAndPlay
+    from assistant.games.poker import Placement
+
+    game = poker_game()
+    game._previous = overlapped_rows_result()  # reads As in the top left cell: the player had said it is the Ac
+    game.session.handle(TurnAndPlay(Card.parse("Ac"), Placement(0, 0)))
+    game.corrections.add(Card.parse("As"), Card.parse("Ac"), (0.0, 0.0))
+    rows = DEALT.tolist()
+    rows[0][0] = "Ac"
+    text = " / ".join(" ".join(row) for row in rows)
+    cells = parse_grid(text)
+    american, english = score_grid(cells, "american").total, score_grid(cells, "english").total
+    assert game.run_command("s") == f"the grid on the table: {text} = {american} American, {english} English"

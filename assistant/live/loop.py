@@ -437,12 +437,22 @@ class LiveGame:
         reading = grid_from_detection(self._previous)
         if not reading.found:
             return "no grid on the table to score" + (f" ({reading.warnings[0]})" if reading.warnings else "")
-        text = " / ".join(" ".join(c or "--" for c in row) for row in reading.rows)
-        if any(c is None for row in reading.rows for c in row):
+        rows = self._as_corrected(reading.rows)
+        text = " / ".join(" ".join(c or "--" for c in row) for row in rows)
+        if any(c is None for row in rows for c in row):
             return f"the grid on the table: {text} (not complete: {'; '.join(reading.warnings[:2])})"
         cells = parse_grid(text)
         return (f"the grid on the table: {text} = {score_grid(cells, Scoring.AMERICAN).total} American, "
                 f"{score_grid(cells, Scoring.ENGLISH).total} English")
+
+    def _as_corrected(self, rows: list[list[str | None]]) -> list[list[str | None]]:
+        """A grid read from one frame with the player's corrections: a misreading of a corrected card (a name not
+        in play, where the card the player named is in play and not read elsewhere) is that card."""
+        in_play = {str(c) for c in self.session.kind.turned_cards(self.session.state)}
+        named = {str(c.read_as): str(c.card) for c in self.corrections.items
+                 if str(c.card) in in_play and str(c.read_as) not in in_play}
+        read = {x for row in rows for x in row if x}
+        return [[named[x] if x in named and named[x] not in read else x for x in row] for row in rows]
 
     def _after_correction(self) -> None:
         self.tracker.reset()
