@@ -1,6 +1,7 @@
 """A correction holds: a card the reader misnames where it lies is misnamed there frame after frame, so once the
 player has said what it is (``r Qh``), the game goes on with it (before, it stalled on "a placed card never
-moves" for the rest of the game)."""
+moves" for the rest of the game). Holding the right card up to the camera makes the same correction without a
+keyboard, and a correction names the new card the game cannot place before the last card turned."""
 
 from __future__ import annotations
 
