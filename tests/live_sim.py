@@ -307,10 +307,7 @@ def pause(script: Script, at_frame: int, frames: int = 20) -> None:
     """Before ``at_frame`` the player stops to look at the panel: the still table of the frame before, longer (the
     truth's frame numbers move along)."""
     table = next(f.cards for f in reversed(script.frames[:at_frame]) if not f.moving)
-    script.frames[at_frame:at_frame] = [Frame(False, list(table)) for _ in range(frames)]
-    for e in script.truth:
-        if e["still_frame"] >= at_frame:
-            e["still_frame"] += frames
+    _insert(script, at_frame, [Frame(False, list(table)) for _ in range(frames)])
 
 
 def hold_up(script: Script, card: str, at_frame: int, frames: int = 10, looks: int = 10) -> None:
@@ -323,10 +320,15 @@ def hold_up(script: Script, card: str, at_frame: int, frames: int = 10, looks: i
                  if not f.moving and not any(s.box[3] - s.box[1] > 2 * H for s in f.cards))  # not another held up
     new = ([Frame(True) for _ in range(3)] + [Frame(False, [big]) for _ in range(frames)]
            + [Frame(True) for _ in range(3)] + [Frame(False, list(table)) for _ in range(looks)])
-    script.frames[at_frame:at_frame] = new
+    _insert(script, at_frame, new)
+
+
+def _insert(script: Script, at_frame: int, frames: list[Frame]) -> None:
+    """``frames`` put in before ``at_frame``; the truth's frame numbers move along."""
+    script.frames[at_frame:at_frame] = frames
     for e in script.truth:
         if e["still_frame"] >= at_frame:
-            e["still_frame"] += len(new)
+            e["still_frame"] += len(frames)
 
 
 def run_script(session, script: Script, commands: dict[int, str] | None = None, **kwargs) -> list[dict]:
