@@ -416,6 +416,8 @@ class LiveGame:
 
     def _corrected(self, view: TableView) -> TableView:
         """``view`` with the player's corrections applied: where the reader keeps misnaming a corrected card."""
+        if not self.corrections.items:
+            return view  # nearly always: nothing to look up on the frame path
         in_play = set(self.session.kind.turned_cards(self.session.state))
         return self.corrections.apply(view, in_play, self.follower.pos, self.follower.visible())
 

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from vision.card_names import CARD_NAMES, NONE_CLASS
+from vision.model_files import MANIFEST
 
 REPO = Path(__file__).resolve().parents[2]
 RUNS = REPO / "runs"
@@ -458,7 +459,7 @@ def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17
 
 
 def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
-    """``out/vision.json``; the classifier's classes are read from the exported ``classifier.pt``."""
+    """``out/vision.json`` (:data:`vision.model_files.MANIFEST`); the classifier's classes are read from the exported ``classifier.pt``."""
     from vision.training.scenes import CLASS_NAMES, CROP_EXPAND, CROP_SIZE
 
     classes = list(CARD_NAMES)
@@ -470,15 +471,16 @@ def write_manifest(out: Path = MODELS, imgsz: int = 416) -> Path:
         "classifier": {"file": "classifier.onnx", "classes": classes, "crop_size": CROP_SIZE,
                        "crop_pad": round((CROP_EXPAND - 1) / 2, 4)},
     }
-    old = json.loads((out / "vision.json").read_text()) if (out / "vision.json").is_file() else {}
+    path = out / MANIFEST
+    old = json.loads(path.read_text()) if path.is_file() else {}
     for key in ("cardface", "suitlook", "pips"):  # the second looks' entries stay
         if key in old:
             m[key] = old[key]
     for key in ("thin_weight", "thin_min_px"):  # and the thin look's
         if key in old.get("classifier", {}):
             m["classifier"][key] = old["classifier"][key]
-    (out / "vision.json").write_text(json.dumps(m, indent=1) + "\n")
-    return out / "vision.json"
+    path.write_text(json.dumps(m, indent=1) + "\n")
+    return path
 
 
 def write_face_manifest(out: Path = MODELS, weight: float = 1.0, fuse: str = "card", file: str = "cardface.onnx") -> Path:
