@@ -196,6 +196,48 @@ def test_a_card_played_up_under_a_name_the_foundation_refuses_is_named_by_the_co
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def _laid_on_a_new_waste_pile_before_an_ace(script, order: list[str]) -> tuple[dict, str]:
+    """The first card (not an Ace) laid on an empty waste pile while an Ace is still to come, and that Ace."""
+    piles = set()
+    for e in script.truth:
+        if e["event"] == "move" and e["move"].startswith("S>W") and e["move"] not in piles:
+            piles.add(e["move"])
+            aces = [c for c in order[order.index(e["card"]) + 1:] if c.startswith("A")]
+            if aces and not e["card"].startswith("A"):
+                return e, aces[-1]
+    raise AssertionError("no such card")
+
+
+def _correct_after_it_is_laid(script, laid: dict, misread: str) -> Session:
+    card = laid["card"]
+    misread_steadily(script, card, misread, _first(script, "card", card)["still_frame"])
+    looked = next(i for i in range(laid["still_frame"], len(script.frames)) if script.frames[i].moving)
+    pause(script, looked)
+    session = Session.new("tommy", "standard")
+    run_script(session, script, commands={looked + 15: f"r {card}"})
+    return session
+
+
+@pytest.mark.parametrize("seed, beside", [(0, False), (4, False), (6, True)])
+def test_a_card_misread_as_an_ace_on_a_spot_of_its_own_is_a_new_waste_pile_once_renamed(seed, beside):
+    """Read as an Ace, the card on a new spot was taken to start a foundation; renamed, it could not be laid there
+    ("cannot rename"): where it lies is read again under its right name, a new waste pile."""
+    script, final = tommy_script(seed, piles_beside=beside)
+    laid, ace = _laid_on_a_new_waste_pile_before_an_ace(script, [str(c) for c in deal_order(seed)])
+    session = _correct_after_it_is_laid(script, laid, ace)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_an_ace_misread_as_another_card_starts_a_foundation_once_renamed():
+    """Read as a 3, the Ace on a new spot in the foundations' row was laid on a new waste pile; renamed, it stayed
+    there (legal, and wrong: its 2 was then taken as laid on a waste pile). Now it goes up where it lies."""
+    script, final = tommy_script(8)
+    order = [str(c) for c in deal_order(8)]
+    laid = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>F") and e["card"][0] == "A"][1]
+    session = _correct_after_it_is_laid(script, laid, next(c for c in reversed(order) if c[0] != "A"))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 def test_after_the_layout_is_learned_again_the_misreading_is_found_where_it_now_lies():
     js, ah = Card.parse("Js"), Card.parse("Ah")
     fixes = Corrections()

@@ -53,6 +53,17 @@ def test_a_whole_sir_tommy_game_is_followed_card_by_card_and_move_by_move(seed, 
     assert result and result[0]["foundation_cards"] == final.foundation_cards()
 
 
+@pytest.mark.parametrize("seed", [5, 7, 8])
+def test_the_first_ace_starts_a_foundation_where_the_waste_piles_lie_in_the_foundations_row(seed):
+    """Waste piles laid beside the foundations share their row: before a foundation is seen, an Ace at a new spot
+    in that row starts a foundation (it was taken for a new waste pile, and the game went wrong from there)."""
+    script, final = tommy_script(seed, piles_beside=True)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
 def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_not_derail_the_game(seed, cam):
     """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose

@@ -382,7 +382,7 @@ class LiveGame:
             spot = self.follower.pos.get(old)
             if spot is None and self.view is not None and old in self.view:
                 spot = self.view[old].xy
-        out = rename_last_card(self.session, card)
+        out = rename_last_card(self.session, card, self.follower.move_as)
         if out.ok:
             self.corrections.add(last[0], card, spot)
             self.follower.rename(last[0], card)
@@ -468,8 +468,10 @@ class LiveGame:
             self._fps_t0, self._fps_n = now, 0
 
 
-def rename_last_card(session, card: Card) -> Outcome:
-    """The last turned card was misread: take back it and the moves after it, turn ``card`` instead, replay."""
+def rename_last_card(session, card: Card, move_as=None) -> Outcome:
+    """The last turned card was misread: take back it and the moves after it, turn ``card`` instead, replay.
+    ``move_as(state, old, card, move)``: the move that lays ``card`` where ``move`` laid the misread ``old`` (the
+    follower's reading of the spot under the right name); the same move without it."""
     last = session.kind.last_turn(session.state)
     if last is None:
         return Outcome(False, error="no card has been turned yet")
@@ -479,7 +481,10 @@ def rename_last_card(session, card: Card) -> Outcome:
         for _ in range(len(moves) + 1):
             trial.undo()
         trial.turn(card)
+        laid = False
         for m in moves:
+            if move_as is not None and not laid and session.kind.moved_card(trial, m) == card:
+                m, laid = move_as(trial, old, card, m), True
             trial.apply(m)
     except ValueError as exc:
         return Outcome(False, error=f"cannot rename {old} to {card}: {exc}")

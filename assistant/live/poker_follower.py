@@ -131,6 +131,11 @@ class PokerFollower:
             if old in where:
                 where[new] = where.pop(old)
 
+    @staticmethod
+    def move_as(state, old: Card, card: Card, placement):
+        """The placement of a renamed card: the same cell (where a card lies does not depend on its name)."""
+        return placement
+
     @property
     def card_size(self) -> float:
         """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""

@@ -12,8 +12,10 @@ a foundation. Only legal moves are applied (``Session.handle``); what cannot be 
 ("table differs from the game: ...") and nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
-lines up with the waste piles; before the turned spot is known, a card at a new spot is taken as turned (in hand)
-and placed there once the next card appears.
+lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
+foundations share their row); before the turned spot is known, a card at a new spot is taken as turned (in hand)
+and placed there once the next card appears. A card the player renames is placed again by where it lies
+(``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
 """
 
 from __future__ import annotations
@@ -192,9 +194,10 @@ class TommyFollower:
 
     # -- where a card lies ------------------------------------------------------------------------------------
     def locate(self, card: Card, p: np.ndarray, *, defer_new: bool, from_pile: int | None = None,
-               may_be_hand: bool = True):
-        """The place ``p`` is on: a Target, IN_HAND, or a text saying why it cannot be told."""
-        st = self.state
+               may_be_hand: bool = True, state=None):
+        """The place ``p`` is on (in ``state``, the game's by default): a Target, IN_HAND, or a text saying why it
+        cannot be told."""
+        st = state or self.state
         if may_be_hand and self.turn_spot is not None and self._dist(p, self.turn_spot) < TURN_SPOT:
             return IN_HAND
         best: tuple[float, Target] | None = None
@@ -223,12 +226,12 @@ class TommyFollower:
         others = [q for c, q in self.pos.items() if c != card and c in ends]  # each place's top and bottom
         if any(self._dist(p, q) < FREE for q in others):
             return f"{card} lies between places (not on a pile, not clear of them)"
-        can_found = any(not pile and self._fits(f, card) for f, pile in enumerate(st.foundations))
+        can_found = any(not pile and st.foundation_accepts(f, card) for f, pile in enumerate(st.foundations))
         can_waste = any(not pile for pile in st.waste) and (from_pile is None or st.rules.waste_to_waste)
         if not can_found and not can_waste:
             return f"{card} lies at a new place, but there is no empty foundation or waste pile left"
-        found_rows = self._rows("F")
-        waste_rows = self._rows("W")
+        found_rows = self._rows(st.foundations)
+        waste_rows = self._rows(st.waste)
         d = self._fan_dir()
         row = float(p @ d)
         near_f = any(abs(row - r) < SAME_ROW * self.size for r in found_rows)
@@ -236,13 +239,12 @@ class TommyFollower:
         if defer_new and self.turn_spot is None:
             return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
         if can_found and can_waste:
-            return Target("W") if near_w and not near_f else Target("F")
+            return Target("W") if near_w and found_rows and not near_f else Target("F")
         return Target("F") if can_found else Target("W")
 
-    def _rows(self, kind: str) -> list[float]:
-        """Positions along the fan direction of the bottom card of each foundation / waste pile seen."""
+    def _rows(self, piles) -> list[float]:
+        """Positions along the fan direction of the bottom card of each of ``piles`` (foundations or waste) seen."""
         d = self._fan_dir()
-        piles = self.state.foundations if kind == "F" else self.state.waste
         return [float(self.pos[pile[0]] @ d) for pile in piles if pile and pile[0] in self.pos]
 
     def _fan_dir(self) -> np.ndarray:
@@ -279,6 +281,21 @@ class TommyFollower:
                 fits.append(m)
         return min(fits, key=lambda m: m.target_index) if fits else None
 
+    def move_as(self, state, old: Card, card: Card, move: Move) -> Move:
+        """The move laying ``card`` (in hand in ``state``) where ``move`` laid ``old``, the card the player has
+        renamed ``card``: the spot may mean another place for the right name (an Ace read as a 4 on a spot of its
+        own starts a foundation, a 6 read as an Ace a waste pile). ``move`` itself when ``old`` has moved since."""
+        p = self.pos.get(old)
+        if p is None or move.source != "S" or move.target not in ("F", "W"):
+            return move
+        piles = self.state.foundations if move.target == "F" else self.state.waste
+        if old not in piles[move.target_index]:
+            return move
+        target = self.locate(card, p, defer_new=False, may_be_hand=False, state=state)
+        if not isinstance(target, Target) or target is IN_HAND:
+            return move
+        return self._find_move(state, card, target) or move
+
     def _move_after_turn(self, card: Card, target: Target) -> Move | None:
         probe = self.state.clone()
         try:
@@ -286,9 +303,6 @@ class TommyFollower:
         except ValueError:
             return None
         return self._find_move(probe, card, target)
-
-    def _fits(self, f: int, card: Card) -> bool:
-        return self.state.foundation_accepts(f, card)
 
     # -- bookkeeping ---------------------------------------------------------------------------------------------
     @property
