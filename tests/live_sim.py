@@ -297,6 +297,14 @@ def lift_and_put_back(script: Script, rng, share: float = 0.05) -> None:
             f.cards.pop(int(rng.integers(len(f.cards))))
 
 
+def hands_while_it_lies(script: Script, frame: int) -> None:
+    """The still run starting at ``frame`` (a card just laid) is broken by a hand: three still frames, motion,
+    three still frames, so the card never lies still in view long enough to join the game before the next comes."""
+    end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
+    for f in script.frames[frame + 3:end - 3]:
+        f.moving, f.cards = True, []
+
+
 def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -> None:
     """From ``from_frame`` on, ``card`` is read as ``as_name`` wherever it lies (its look there, frame after frame)."""
     for f in script.frames[from_frame:]:

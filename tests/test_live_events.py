@@ -12,8 +12,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Seen, drop_frames, hands_over_still_table, lift_and_put_back, misread_single_frames,
-                      poker_script, run_script, tommy_script)
+from live_sim import (Camera, Seen, drop_frames, hands_over_still_table, hands_while_it_lies, lift_and_put_back,
+                      misread_single_frames, poker_script, run_script, tommy_script)
 
 from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
@@ -58,6 +58,23 @@ def test_the_first_ace_starts_a_foundation_where_the_waste_piles_lie_in_the_foun
     """Waste piles laid beside the foundations share their row: before a foundation is seen, an Ace at a new spot
     in that row starts a foundation (it was taken for a new waste pile, and the game went wrong from there)."""
     script, final = tommy_script(seed, piles_beside=True)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_from_its_corner(seed):
+    """A quick player: hands kept the card from lying still in view, and the next card was laid straight onto it.
+    Its corner shows one fan step beyond the pile's top: it was turned and laid there first (it was left out, and
+    the game went on a card short without a word)."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>W")]
+    cards = {e["card"]: e for e in script.truth if e["event"] == "card"}
+    laid, onto = next((a, b) for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
+                      and cards[b["card"]]["still_frame"] == b["still_frame"])  # the next laid on it at once
+    hands_while_it_lies(script, laid["still_frame"])
     session = Session.new("tommy", "standard")
     events = run_script(session, script)
     assert events_of(events) == truth_of(script)

@@ -8,8 +8,9 @@ foundations, a tilted camera): only distances in card sizes and the fan directio
 
 Each change of the still view is explained by the rules: a new card (never turned before) is turned, and laid
 where it lies when that is a place; a turned card that moves goes where it lands; a waste top that moves goes to
-a foundation. Only legal moves are applied (``Session.handle``); what cannot be explained for a while is reported
-("table differs from the game: ...") and nothing is guessed.
+a foundation; a card never turned whose corner shows one fan step beyond a pile's covered top was turned and laid
+there unseen (hands in the way) before the card on it. Only legal moves are applied (``Session.handle``); what
+cannot be explained for a while is reported ("table differs from the game: ...") and nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
@@ -40,6 +41,7 @@ FREE = 0.6  # a new place is at least this far from every card on the table (nei
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
 OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
+SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,10 @@ class TommyFollower:
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c)]
         new = [c for c in new if not self._misread_of_hidden(c, self._xy(view, c), view)]
+        if st.needs_card() and not st.hand:
+            unseen = self._laid_unseen(view, stock)
+            if unseen is not None:
+                return self._lay_unseen(*unseen) if view.sure(unseen[0]) else None  # else wait: it came first
         for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
             if h not in view or not self._whole(view[h]):
                 continue
@@ -174,6 +180,35 @@ class TommyFollower:
                             self.pos.pop(c, None)
                     return True
         return None
+
+    def _laid_unseen(self, view: TableView, stock: set[Card]) -> tuple[Card, int] | None:
+        """A card never turned, read under another card one fan step beyond a waste pile's covered top: it was
+        turned and laid there while hands kept it from lying still in view (a quick player), and the card on it
+        came after. Its corner lies a fan step from the top's corner (a covered card shows its corner only)."""
+        if self.fan_step is None:
+            return None
+        for c, s in view.cards.items():
+            if c not in stock or self._whole(s):
+                continue
+            for w, pile in enumerate(self.state.waste):
+                top = view.cards.get(pile[-1]) if pile else None
+                if top is None or self._whole(top) or pile[-1] not in self.pos:
+                    continue
+                if self._dist(s.xy, top.xy + self.fan_step * self.size) < SAME_SLOT:
+                    return c, w
+        return None
+
+    def _lay_unseen(self, card: Card, w: int):
+        """Turn ``card`` and lay it on waste pile ``w`` (:meth:`_laid_unseen`); its centre is a fan step on."""
+        top = self.state.waste[w][-1]
+        move = self._move_after_turn(card, Target("W", w))
+        if move is None:
+            return f"{card} lies on a waste pile where the rules do not allow it"
+        out = self.apply(TurnAndPlay(card, move))
+        if not out.ok:
+            return out.error
+        self.pos[card] = self.pos[top] + self.fan_step * self.size
+        return True
 
     def _play(self, card: Card, target, p: np.ndarray, from_pile: int | None = None):
         if isinstance(target, str):
