@@ -21,6 +21,7 @@ from assistant.cards import Card, CardError
 from assistant.events import Outcome, Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.live.corrections import Corrections, unplaced
+from assistant.live.follower import Follower
 from assistant.live.held_up import HeldUpCard
 from assistant.live.hint_worker import HintWorker, Job
 from assistant.live.table_view import TableTracker, TableView
@@ -96,7 +97,7 @@ def reusable_previous(previous, motions):
     return replace(previous, detections=d[np.asarray(keep, dtype=np.int64)])
 
 
-def follower_class(game: str):
+def follower_class(game: str) -> type[Follower]:
     """How each game's table is read: the follower class for ``game``."""
     from assistant.live.poker_follower import PokerFollower
     from assistant.live.tommy_follower import TommyFollower

@@ -23,7 +23,8 @@ import numpy as np
 from assistant.cards import Card
 from assistant.events import Play, TurnAndPlay
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
-from assistant.live.problems import ProblemReport, settle
+from assistant.live.follower import Follower
+from assistant.live.problems import settle
 from assistant.live.table_view import TableView
 
 SIZE = 5
@@ -105,40 +106,30 @@ def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle
     return cost + float(_prior(np.float64(gaps[0]), np.float64(gaps[1])))
 
 
-class PokerFollower:
+class PokerFollower(Follower):
     """Turns still views into Poker events through ``apply(event) -> Outcome``; ``update(view)`` returns warnings."""
 
+    scores_photo = True  # the s key scores the grid on the table as a photo
+    face_fuse = None  # the reader's second look at whole cards as the model folder says (grid cards lie apart)
+    pips = None  # the pip look where the model folder has one: grid cards lie apart, whole
+
     def __init__(self, session, apply):
-        self.session = session
-        self.apply = apply
-        self.pos: dict[Card, np.ndarray] = {}  # where each placed card lies (pixels)
-        self.cell: dict[Card, tuple[int, int]] = {}  # its physical cell (row, col), any origin
+        super().__init__(session, apply)
+        self.cell: dict[Card, tuple[int, int]] = {}  # each placed card's physical cell (row, col), any origin
         self.card_wh: np.ndarray | None = None  # a card's width and height along the grid's axes (pixels)
         self.angle = 0.0  # the grid's tilt against the image axes (radians, -45..45 degrees)
         self._angle_measured = False  # True once neighbours in a row or column show the tilt
         self._box_tilt = 0.0
         self._pitch_measured = (False, False)
-        self._problems = ProblemReport()
         self._no_joint: tuple | None = None  # the last card position no whole-grid fit could place (not tried again)
 
-    @property
-    def state(self) -> PokerState:
-        return self.session.state
-
     def rename(self, old: Card, new: Card) -> None:
-        """The card the game had as ``old`` is ``new`` (the player's correction): it lies where ``old`` did."""
         for where in (self.pos, self.cell):
             if old in where:
                 where[new] = where.pop(old)
 
-    @staticmethod
-    def move_as(state, old: Card, card: Card, placement):
-        """The placement of a renamed card: the same cell (where a card lies does not depend on its name)."""
-        return placement
-
     @property
     def card_size(self) -> float:
-        """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""
         return 0.0 if self.card_wh is None else float(np.max(self.card_wh))
 
     def visible(self) -> set[Card]:
@@ -458,20 +449,6 @@ class PokerFollower:
                     return (f"{c} is read off its cell: if it was moved, put it back; if a new card lies there, it "
                             f"is misread as {c} (straighten it or hold it up to the camera)")
         return None
-
-    @property
-    def problem(self) -> str | None:
-        """The problem being reported now (for the panel), or None."""
-        return self._problems.reported
-
-    @property
-    def problem_now(self) -> str | None:
-        """The problem of the latest view, reported yet or not (a correction may name the card it is about)."""
-        return self._problems.current
-
-    scores_photo = True  # the s key scores the grid on the table as a photo
-    face_fuse = None  # the reader's second look at whole cards as the model folder says (grid cards lie apart)
-    pips = None  # the pip look where the model folder has one: grid cards lie apart, whole
 
     def result_json(self) -> dict:
         """The result as the player sees it: rows top to bottom as they lie on the table."""

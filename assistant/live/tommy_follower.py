@@ -29,7 +29,8 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.problems import ProblemReport, settle
+from assistant.live.follower import Follower
+from assistant.live.problems import settle
 from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
@@ -55,26 +56,24 @@ class Target:
 IN_HAND = Target("H")
 
 
-class TommyFollower:
+class TommyFollower(Follower):
     """Turns still views into Sir Tommy events. ``apply(event) -> Outcome`` applies one (``Session.handle`` plus
     whatever the caller does with it); ``update(view)`` returns the warnings to show."""
 
+    scores_photo = False  # no photo scoring key: that is Poker's
+    # The reader's second look at whole cards settles the suit only: a fanned pair boxed together mixes the pips of
+    # two cards (a 6h on a 7s read "8h" with the rank fused too; tommy-2, docs/BENCHMARKS.md).
+    face_fuse = "suit"
+    pips = False  # no pip look: a fanned pair boxed together would mix two cards' pips
+
     def __init__(self, session, apply):
-        self.session = session
-        self.apply = apply
-        self.pos: dict[Card, np.ndarray] = {}  # where each card on the table was last seen lying
+        super().__init__(session, apply)
         self.first_pos: dict[Card, np.ndarray] = {}  # where a card in hand was first seen
         self.turn_spot: np.ndarray | None = None
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
-        self._problems = ProblemReport()
-
-    @property
-    def state(self):
-        return self.session.state
 
     def rename(self, old: Card, new: Card) -> None:
-        """The card the game had as ``old`` is ``new`` (the player's correction): it lies where ``old`` did."""
         for where in (self.pos, self.first_pos):
             if old in where:
                 where[new] = where.pop(old)
@@ -342,7 +341,6 @@ class TommyFollower:
     # -- bookkeeping ---------------------------------------------------------------------------------------------
     @property
     def card_size(self) -> float:
-        """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""
         return self.size
 
     def visible(self) -> set[Card]:
@@ -442,16 +440,6 @@ class TommyFollower:
         target = self.locate(c, np.asarray(s.xy), defer_new=False, from_pile=pile, may_be_hand=False)
         return isinstance(target, str) or self._find_move(st, c, target, pile) is None
 
-    @property
-    def problem(self) -> str | None:
-        """The problem being reported now (for the panel), or None."""
-        return self._problems.reported
-
-    @property
-    def problem_now(self) -> str | None:
-        """The problem of the latest view, reported yet or not (a correction may name the card it is about)."""
-        return self._problems.current
-
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies. A box longer than a card is the card and the pile top it overlaps read as one (the
         reader boxed a fanned pair together): such a box is the union of the two, so its centre lies halfway
@@ -475,17 +463,7 @@ class TommyFollower:
         return float(np.hypot(*(np.asarray(a) - np.asarray(b)))) / self.size
 
     # -- for the loop and the overlay ---------------------------------------------------------------------------
-    scores_photo = False  # no photo scoring key: that is Poker's
-    # The reader's second look at whole cards settles the suit only: a fanned pair boxed together mixes the pips of
-    # two cards (a 6h on a 7s read "8h" with the rank fused too; tommy-2, docs/BENCHMARKS.md).
-    face_fuse = "suit"
-    pips = False  # no pip look: a fanned pair boxed together would mix two cards' pips
-
-    def result_json(self) -> dict:
-        return self.session.result_json()
-
     def hinted_position(self, move) -> np.ndarray | None:
-        """Where a hinted move (a value or its text) puts its card on the image, if the place is known."""
         return self.place_position(move if isinstance(move, Move) else Move.parse(str(move)))
 
     def place_position(self, move: Move) -> np.ndarray | None:

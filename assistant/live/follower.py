@@ -1,0 +1,77 @@
+"""What the camera loop asks of a game's follower: the one contract Sir Tommy's and Poker's followers keep.
+
+A follower turns still views of the table (:class:`~assistant.live.table_view.TableView`) into the game's events,
+applied through ``apply(event) -> Outcome`` (``Session.handle`` plus what the loop does with it). The loop
+(:mod:`assistant.live.loop`) calls ``update(view)`` on each still view and shows the warnings it returns; the
+player's commands call ``relearn()`` (``l``), ``rename`` and ``move_as`` (``r Qh``, a card held up); the
+corrections (:mod:`assistant.live.corrections`) read ``pos``, ``card_size`` and ``visible()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.cards import Card
+from assistant.live.problems import ProblemReport
+from assistant.live.table_view import TableView
+
+
+class Follower:
+    """The shared part: the session, where each card of the game was seen, the problem being reported."""
+
+    scores_photo = False  # the s key scores the table as a photo (Poker)
+    face_fuse: str | None = None  # how the reader's second look at whole cards is used (vision.reader)
+    pips: bool | None = None  # the pip look: None as the model folder says, False never
+
+    def __init__(self, session, apply):
+        self.session = session
+        self.apply = apply
+        self.pos: dict[Card, np.ndarray] = {}  # where each card of the game was last seen lying (pixels)
+        self._problems = ProblemReport()
+
+    @property
+    def state(self):
+        return self.session.state
+
+    def update(self, view: TableView) -> list[str]:
+        """Apply what the still ``view`` shows happened; the warnings to show now."""
+        raise NotImplementedError
+
+    def relearn(self) -> None:
+        """Forget the learned layout (the player moved the camera or the cards): it is learned again."""
+        raise NotImplementedError
+
+    def rename(self, old: Card, new: Card) -> None:
+        """The card the game had as ``old`` is ``new`` (the player's correction): it lies where ``old`` did."""
+        raise NotImplementedError
+
+    def move_as(self, state, old: Card, card: Card, move):
+        """The move laying ``card`` (the player's name for the misread ``old``) where ``move`` laid ``old``, in
+        ``state`` before it: ``move`` itself unless where a card lies means another move for another name."""
+        return move
+
+    @property
+    def card_size(self) -> float:
+        """A card's long side on the table in pixels, as learned (0 until a card has been seen whole)."""
+        raise NotImplementedError
+
+    def visible(self) -> set[Card]:
+        """The game's cards whose face may show on the table."""
+        raise NotImplementedError
+
+    def hinted_position(self, move) -> np.ndarray | None:
+        """Where a hinted move (a value or its text) puts its card on the image, if the place is known."""
+        raise NotImplementedError
+
+    def result_json(self) -> dict:
+        return self.session.result_json()
+
+    @property
+    def problem(self) -> str | None:
+        """The problem being reported now (for the panel), or None."""
+        return self._problems.reported
+
+    @property
+    def problem_now(self) -> str | None:
+        """The problem of the latest view, reported yet or not (a correction may name the card it is about)."""
+        return self._problems.current
