@@ -81,6 +81,23 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+@pytest.mark.parametrize("seed, first, then", [(2, "S", "W"), (3, "S", "W"), (7, "S", "S")])
+def test_a_card_played_up_and_covered_before_it_joined_the_game_is_the_one_glimpsed_there(seed, first, then):
+    """A quick player turns a card, plays it up, and at once plays the next card up onto it (from a waste pile,
+    or turned); hands kept the first from lying still long enough to join the game. It was glimpsed lying there,
+    and it is the one card never turned that fits between: it went up first (seed 3: an Ace, so the foundation
+    itself was never seen). Before, the game stalled ("lies on a foundation where the rules do not allow it")."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    up, onto = next((a, b) for a, b in zip(moves, moves[1:]) if a["move"].startswith(first + ">F")
+                    and b["move"].startswith(then) and a["move"][-2:] == b["move"][-2:])
+    hands_while_it_lies(script, up["still_frame"])
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
 def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_not_derail_the_game(seed, cam):
     """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose
@@ -146,6 +163,18 @@ def test_a_hand_in_view_resets_the_evidence():
     assert tracker.update(0, [qh]) is None and tracker.update(1, [qh]) is None
     tracker.moving()
     assert tracker.update(2, [qh]) is None  # two frames before the hand do not count after it
+
+
+def test_a_card_read_still_for_a_moment_and_lost_under_a_hand_is_remembered_as_glimpsed():
+    tracker = TableTracker()
+    qh, seven = Seen("Qh", 0.9, (100, 100, 200, 240), 2), Seen("7c", 0.9, (400, 100, 500, 240), 2)
+    for i in range(3):
+        tracker.update(i, [qh, seven] if i else [qh])  # the 7c read in two frames: not a glimpse
+    tracker.moving()
+    view = next(v for v in (tracker.update(i, [seven]) for i in range(3, 6)) if v is not None)
+    assert list(view.glimpsed) == [Card.parse("Qh")] and view.glimpsed[Card.parse("Qh")].center == (150, 170)
+    later = [tracker.update(i, [qh, seven]) for i in range(200, 203)][-1]
+    assert not later.glimpsed and Card.parse("Qh") in later  # read steadily again, and old glimpses fade
 
 
 def test_a_turned_and_laid_card_is_applied_whole_or_not_at_all():

@@ -2,7 +2,9 @@
 
 Each quiet frame's detections are one vote. A card enters the view when it was read in most of the recent quiet
 frames (a single misread frame never does); where two names are read at the same spot, the one read more often
-wins. Frames with motion (a hand, a card being carried) reset the window: nothing is decided from them.
+wins. Frames with motion (a hand, a card being carried) reset the window: nothing is decided from them. A card read
+still for a moment and then lost under motion is remembered for a while as glimpsed: a quick player's card may be
+covered before it joins the game, and the rules may then show it was there.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ SHARE = 0.6  # a card must be read in this share of the window's frames
 NEW_CARD_FRAMES = 5  # quiet frames before a card never seen before joins the game (1/3 s at 15 fps)
 NEW_CARD_SHARE = 0.75
 SAME_SPOT = 0.12  # two readings closer than this many card sizes are one card (fanned cards lie ~0.2 apart)
+GLIMPSE_FRAMES = 150  # how long a card glimpsed lying still (then lost under motion) is remembered: 10 s at 15 fps
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class TableView:
     card_size: float = 0.0  # a card's long side in pixels (0 when no whole card is seen)
     frames: int = 0  # quiet frames of evidence behind it
     elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
+    glimpsed: dict[Card, Sighting] = field(default_factory=dict)  # read still for a moment, then lost under motion
 
     def sure(self, card: Card) -> bool:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
@@ -82,19 +86,30 @@ class TableTracker:
         self.window, self.min_frames, self.share = window, min_frames, share
         self._frames: list[int] = []  # the frames read, newest last
         self._readings: dict[Card, list[tuple]] = {}  # card -> [(frame, center, box, confidence, corners)]
+        self._glimpsed: dict[Card, tuple[int, Sighting]] = {}  # card -> (last frame read, where it lay)
 
     def reset(self) -> None:
         self._frames.clear()
         self._readings.clear()
+        self._glimpsed.clear()
 
     def moving(self) -> None:
         """The whole picture moved (camera, light, a hand over everything): the evidence no longer holds."""
-        self.reset()
+        for card in list(self._readings):
+            self._lose(card)
+        self._frames.clear()
 
     def disturb(self, still_at) -> None:
         """A frame not read (too much motion): cards where it moves lose their evidence."""
         for card in [c for c, rs in self._readings.items() if rs and not still_at(rs[-1][2])]:
-            del self._readings[card]
+            self._lose(card)
+
+    def _lose(self, card: Card) -> None:
+        """Motion over ``card``: its evidence goes; read still in ``min_frames`` frames, it is remembered as
+        glimpsed (a quick player's card may be covered before it is read long enough to join the game)."""
+        rs = self._readings.pop(card)
+        if len(rs) >= self.min_frames:
+            self._glimpsed[card] = (rs[-1][0], _sighting(card, rs, len(rs)))
 
     def update(self, frame_index: int, seen_cards, still_at=None) -> TableView | None:
         """``seen_cards``: the reader's cards of one frame (objects with card, confidence, box, corners);
@@ -110,7 +125,8 @@ class TableTracker:
             except CardError:
                 continue
             if still_at is not None and not still_at(s.box):
-                self._readings.pop(card, None)
+                if card in self._readings:
+                    self._lose(card)
                 continue
             x1, y1, x2, y2 = s.box
             self._readings.setdefault(card, []).append(
@@ -158,7 +174,12 @@ class TableTracker:
                 continue
             kept.append(s)
         elsewhere = {s.card: s for s in second if s.share >= self.share and s.card in {k.card for k in kept}}
-        return TableView(frame_index, {s.card: s for s in kept}, size, len(self._frames), elsewhere)
+        cards = {s.card: s for s in kept}
+        for card, (last, _) in list(self._glimpsed.items()):
+            if card in cards or frame_index - last > GLIMPSE_FRAMES:
+                del self._glimpsed[card]
+        glimpsed = {card: s for card, (_, s) in self._glimpsed.items()}
+        return TableView(frame_index, cards, size, len(self._frames), elsewhere, glimpsed)
 
 
 def _split_spot(rs: list[tuple], size: float) -> tuple[list[tuple], list[tuple]]:

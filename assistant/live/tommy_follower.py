@@ -9,8 +9,10 @@ foundations, a tilted camera): only distances in card sizes and the fan directio
 Each change of the still view is explained by the rules: a new card (never turned before) is turned, and laid
 where it lies when that is a place; a turned card that moves goes where it lands; a waste top that moves goes to
 a foundation; a card never turned whose corner shows one fan step beyond a pile's covered top was turned and laid
-there unseen (hands in the way) before the card on it. Only legal moves are applied (``Session.handle``); what
-cannot be explained for a while is reported ("table differs from the game: ...") and nothing is guessed.
+there unseen (hands in the way) before the card on it; a card lying on a foundation one card too high lies on the
+one card never turned that was glimpsed there and fits between. Only legal moves are applied
+(``Session.handle``); what cannot be explained for a while is reported ("table differs from the game: ...") and
+nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
@@ -125,7 +127,7 @@ class TommyFollower(Follower):
                 if target is IN_HAND:
                     self.first_pos[h] = p
                     continue
-                return self._play(h, target, p)
+                return self._play(h, target, p, view)
         if new and st.hand and not st.needs_card():
             h = st.hand[0]  # a new card came while this one was still in hand: it was laid where it lies
             p = self.first_pos.get(h)  # where it was seen whole (now it may be covered by the new card)
@@ -133,11 +135,15 @@ class TommyFollower(Follower):
                 p = self._xy(view, h)
             if p is not None:
                 target = self.locate(h, p, defer_new=False, may_be_hand=False)
-                return self._play(h, target, p)
+                return self._play(h, target, p, view)
         if new and st.needs_card():
             for c in sorted(new, key=lambda c: -view[c].share):
                 p = self._xy(view, c)
                 target = self.locate(c, p, defer_new=True)
+                move = None if isinstance(target, str) or target is IN_HAND else self._move_after_turn(c, target)
+                if (target is not IN_HAND and (move is None or target.index is None)
+                        and self._up_unseen(c, p, target, view)):
+                    return True  # it lies on a card played up unseen: placed there at the next step
                 if isinstance(target, str):
                     return target
                 if target is IN_HAND:
@@ -147,7 +153,6 @@ class TommyFollower(Follower):
                         self.pos[c] = p
                         return True
                     return out.error
-                move = self._move_after_turn(c, target)
                 if move is None:
                     return f"{c} lies where no legal move puts it"
                 out = self.apply(TurnAndPlay(c, move))
@@ -167,9 +172,7 @@ class TommyFollower(Follower):
                 if self._dist(p, self.pos[t]) <= MOVED:
                     continue
                 target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
-                if isinstance(target, str):
-                    return target
-                return self._play(t, target, p, from_pile=i)
+                return self._play(t, target, p, view, from_pile=i)
             redeal = REDEAL
             if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
                 out = self.apply(Play(redeal))
@@ -179,6 +182,46 @@ class TommyFollower(Follower):
                             self.pos.pop(c, None)
                     return True
         return None
+
+    def _up_unseen(self, card: Card, p: np.ndarray, target, view: TableView) -> bool:
+        """``card`` lies at ``p`` on a foundation that cannot take it yet (or at a new place where no foundation
+        is known): the card under it was turned and played up there unseen (hands kept it from lying still long
+        enough to join the game) when exactly one card never turned was glimpsed lying there and fits between.
+        That card is played up; True if so."""
+        st = self.state
+        if st.hand or not st.needs_card() or not view.glimpsed:
+            return False
+        f = target.index if isinstance(target, Target) and target.kind == "F" else None
+        top = st.foundations[f][-1] if f is not None and st.foundations[f] else None
+        if f is not None and top not in self.pos:
+            return False
+        spot = self.pos[top] if top is not None else p
+        fits = self._glimpsed_between(card, spot, f, view)
+        if len(fits) != 1 or not self.apply(TurnAndPlay(*fits[0])).ok:
+            return False
+        self.pos[fits[0][0]] = spot  # the card on it covers it
+        return True
+
+    def _glimpsed_between(self, card: Card, spot: np.ndarray, f: int | None, view: TableView) -> list:
+        """(card, move) for each card never turned, glimpsed lying at ``spot``, that can go up on foundation ``f``
+        (None: a new one) and then take ``card``."""
+        st = self.state
+        stock = set(st.stock_cards())
+        fits = []
+        for c, s in view.glimpsed.items():
+            if c not in stock or self._dist(s.xy, spot) >= ON_TOP:
+                continue
+            probe = st.clone()
+            try:
+                probe.turn(c)
+            except ValueError:
+                continue
+            move = self._find_move(probe, c, Target("F", f))
+            if move is not None:
+                probe.apply(move)
+                if probe.foundation_accepts(move.target_index, card):
+                    fits.append((c, move))
+        return fits
 
     def _laid_unseen(self, view: TableView, stock: set[Card]) -> tuple[Card, int] | None:
         """A card never turned, read under another card one fan step beyond a waste pile's covered top: it was
@@ -209,12 +252,14 @@ class TommyFollower(Follower):
         self.pos[card] = self.pos[top] + self.fan_step * self.size
         return True
 
-    def _play(self, card: Card, target, p: np.ndarray, from_pile: int | None = None):
-        if isinstance(target, str):
-            return target
+    def _play(self, card: Card, target, p: np.ndarray, view: TableView, from_pile: int | None = None):
         if target is IN_HAND:
             return None
-        move = self._find_move(self.state, card, target, from_pile)
+        move = None if isinstance(target, str) else self._find_move(self.state, card, target, from_pile)
+        if (move is None or target.index is None) and self._up_unseen(card, p, target, view):
+            return True  # it lies on a card played up unseen: placed there at the next step
+        if isinstance(target, str):
+            return target
         if move is None:
             where = "a foundation" if target.kind == "F" else "a waste pile"
             return f"{card} lies on {where} where the rules do not allow it"
@@ -389,7 +434,7 @@ class TommyFollower(Follower):
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
             if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:
-                return not st.foundation_accepts(f, card)
+                return not (st.foundation_accepts(f, card) or self._glimpsed_between(card, self.pos[top], f, view))
         for pile in st.waste:  # a card in the next slot of a pile (closer to it than to the top) was laid on it
             top = pile[-1] if pile else None
             if top is None or top not in self.pos:
