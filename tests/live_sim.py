@@ -297,11 +297,12 @@ def lift_and_put_back(script: Script, rng, share: float = 0.05) -> None:
             f.cards.pop(int(rng.integers(len(f.cards))))
 
 
-def hands_while_it_lies(script: Script, frame: int) -> None:
-    """The still run starting at ``frame`` (a card just laid) is broken by a hand: three still frames, motion,
-    three still frames, so the card never lies still in view long enough to join the game before the next comes."""
+def hands_while_it_lies(script: Script, frame: int, still: int = 3) -> None:
+    """The still run starting at ``frame`` (a card just laid) is broken by a hand: ``still`` still frames, motion,
+    ``still`` still frames, so the card never lies still in view long enough to join the game before the next comes
+    (with fewer than 3, not even long enough to be glimpsed)."""
     end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
-    for f in script.frames[frame + 3:end - 3]:
+    for f in script.frames[frame + still:end - still]:
         f.moving, f.cards = True, []
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from live_sim import hold_up, misread_steadily, pause, poker_script, run_script, tommy_script
+from live_sim import hands_while_it_lies, hold_up, misread_steadily, pause, poker_script, run_script, tommy_script
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -235,6 +235,24 @@ def test_an_ace_misread_as_another_card_starts_a_foundation_once_renamed():
     order = [str(c) for c in deal_order(8)]
     laid = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>F") and e["card"][0] == "A"][1]
     session = _correct_after_it_is_laid(script, laid, next(c for c in reversed(order) if c[0] != "A"))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_a_card_played_up_unseen_is_named_by_the_correction_and_goes_up_under_the_card_on_it():
+    """Turned, played up and covered by a waste top at once, never lying still in view for three frames: the game
+    cannot explain the Jh on the 9d's foundation until the player names the card between (``r 10d``, or holding it
+    up); before, that renamed the last card turned."""
+    script, final = tommy_script(2)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    up, onto = next((a, b) for a, b in zip(moves, moves[1:]) if a["move"].startswith("S>F")
+                    and b["move"].startswith("W") and a["move"][-2:] == b["move"][-2:])
+    hands_while_it_lies(script, up["still_frame"], still=2)
+    looked = next(i for i in range(onto["still_frame"], len(script.frames)) if script.frames[i].moving)
+    pause(script, looked)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script, commands={looked + 15: f"r {up['card']}"})
+    stalled = [e["message"] for e in events if e["event"] == "warning" and e["frame"] < looked + 15]
+    assert any(f"{onto['card']} lies on a foundation" in m for m in stalled)
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 

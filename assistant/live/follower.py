@@ -3,8 +3,8 @@
 A follower turns still views of the table (:class:`~assistant.live.table_view.TableView`) into the game's events,
 applied through ``apply(event) -> Outcome`` (``Session.handle`` plus what the loop does with it). The loop
 (:mod:`assistant.live.loop`) calls ``update(view)`` on each still view and shows the warnings it returns; the
-player's commands call ``relearn()`` (``l``), ``rename`` and ``move_as`` (``r Qh``, a card held up); the
-corrections (:mod:`assistant.live.corrections`) read ``pos``, ``card_size`` and ``visible()``.
+player's commands call ``relearn()`` (``l``), ``rename``, ``move_as`` and ``played_up_unseen`` (``r Qh``, a card
+held up); the corrections (:mod:`assistant.live.corrections`) read ``pos``, ``card_size`` and ``visible()``.
 """
 
 from __future__ import annotations
@@ -49,6 +49,12 @@ class Follower:
         """The move laying ``card`` (the player's name for the misread ``old``) where ``move`` laid ``old``, in
         ``state`` before it: ``move`` itself unless where a card lies means another move for another name."""
         return move
+
+    def played_up_unseen(self, card: Card, view: TableView) -> str | None:
+        """The player names ``card`` (a correction) and it explains the table as a card the camera never saw go
+        where it lies (Sir Tommy: played up under the card now on it): applied, and the text for the panel; None
+        when it does not."""
+        return None
 
     @property
     def card_size(self) -> float:

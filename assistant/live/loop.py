@@ -395,6 +395,11 @@ class LiveGame:
         (read as a card in play at a second spot, or lying where no legal move puts it) when there is one, else
         the last card turned. The text for the panel."""
         in_play = set(self.session.kind.turned_cards(self.session.state))
+        unseen = None if card in in_play or self.view is None else self.follower.played_up_unseen(
+            card, self._corrected(self.view))
+        if unseen is not None:
+            self._after_correction()
+            return unseen
         new = None if card in in_play else self._unexplained(in_play)
         if new is None:
             return self.rename_last(card).message

@@ -205,23 +205,45 @@ class TommyFollower(Follower):
     def _glimpsed_between(self, card: Card, spot: np.ndarray, f: int | None, view: TableView) -> list:
         """(card, move) for each card never turned, glimpsed lying at ``spot``, that can go up on foundation ``f``
         (None: a new one) and then take ``card``."""
+        stock = set(self.state.stock_cards())
+        fits = [(c, self._up_between(c, card, f)) for c, s in view.glimpsed.items()
+                if c in stock and self._dist(s.xy, spot) < ON_TOP]
+        return [(c, move) for c, move in fits if move is not None]
+
+    def _up_between(self, card: Card, above: Card, f: int | None) -> Move | None:
+        """The move turning ``card`` up onto foundation ``f`` (None: a new one) when ``above`` fits on it there."""
+        probe = self.state.clone()
+        try:
+            probe.turn(card)
+        except ValueError:
+            return None
+        move = self._find_move(probe, card, Target("F", f))
+        if move is None:
+            return None
+        probe.apply(move)
+        return move if probe.foundation_accepts(move.target_index, above) else None
+
+    def played_up_unseen(self, card: Card, view: TableView) -> str | None:
+        """The player names ``card`` (held up, or ``r``) while a card of the game (a waste top) lies on a
+        foundation one card too high for it: ``card`` went up there unseen, under it. Played up; the text for the
+        panel, or None. (A new card lying there is taken as misread instead: the correction renames it.)"""
         st = self.state
-        stock = set(st.stock_cards())
-        fits = []
-        for c, s in view.glimpsed.items():
-            if c not in stock or self._dist(s.xy, spot) >= ON_TOP:
+        if st.hand or not st.needs_card() or card not in set(st.stock_cards()):
+            return None
+        tops = {pile[-1] for pile in st.waste if pile}
+        for f, pile in enumerate(st.foundations):
+            top = pile[-1] if pile else None
+            if top not in self.pos:
                 continue
-            probe = st.clone()
-            try:
-                probe.turn(c)
-            except ValueError:
-                continue
-            move = self._find_move(probe, c, Target("F", f))
-            if move is not None:
-                probe.apply(move)
-                if probe.foundation_accepts(move.target_index, card):
-                    fits.append((c, move))
-        return fits
+            for above, s in view.cards.items():
+                if (above not in tops or self._dist(s.xy, self.pos[top]) >= ON_TOP
+                        or st.foundation_accepts(f, above)):
+                    continue
+                move = self._up_between(card, above, f)
+                if move is not None and self.apply(TurnAndPlay(card, move)).ok:
+                    self.pos[card] = self.pos[top]
+                    return f"{card} went up unseen under {above}"
+        return None
 
     def _laid_unseen(self, view: TableView, stock: set[Card]) -> tuple[Card, int] | None:
         """A card never turned, read under another card one fan step beyond a waste pile's covered top: it was
@@ -261,8 +283,10 @@ class TommyFollower(Follower):
         if isinstance(target, str):
             return target
         if move is None:
-            where = "a foundation" if target.kind == "F" else "a waste pile"
-            return f"{card} lies on {where} where the rules do not allow it"
+            if target.kind == "W":
+                return f"{card} lies on a waste pile where the rules do not allow it"
+            return (f"{card} lies on a foundation where the rules do not allow it (if a card went up under it "
+                    f"unseen, hold that card up to the camera)")
         out = self.apply(Play(move))
         if not out.ok:
             return out.error
