@@ -114,8 +114,10 @@ class TommyFollower(Follower):
         new = [c for c in new if not self._misread_of_hidden(c, self._xy(view, c), view)]
         if st.needs_card() and not st.hand:
             unseen = self._laid_unseen(view, stock)
-            if unseen is not None:
-                return self._lay_unseen(*unseen) if view.sure(unseen[0]) else None  # else wait: it came first
+            if unseen is not None and view.sure(unseen[0]):
+                return self._lay_unseen(*unseen)
+            if unseen is not None and view[unseen[0]].frames < NEW_CARD_FRAMES:
+                return None  # its evidence is still coming: it came before the card on it, so wait
         for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
             if h not in view or not self._whole(view[h]):
                 continue
