@@ -16,9 +16,10 @@ from live_sim import (Camera, Seen, drop_frames, hands_over_still_table, hands_w
                       misread_single_frames, poker_script, run_script, tommy_script)
 
 from assistant.cards import Card
+from assistant.deals import deal_order
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
-from assistant.games.tommy import Move
+from assistant.games.tommy import Move, TommyRules, TommyState
 from assistant.live.loop import rename_last_card
 from assistant.live.table_view import TableTracker
 from assistant.session import Session
@@ -75,6 +76,31 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     laid, onto = next((a, b) for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
                       and cards[b["card"]]["still_frame"] == b["still_frame"])  # the next laid on it at once
     hands_while_it_lies(script, laid["still_frame"])
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+@pytest.mark.parametrize("seed", [2, 25])
+def test_a_card_laid_on_an_empty_pile_and_covered_before_it_was_seen_lying_still_joins_from_its_corner(seed):
+    """The same on an emptied waste pile, late in the deal: no top to count the fan step from; the card's corner,
+    less the offset the covered cards' corners show from their centres, lies a fan step before the card on it."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    turned_at = {e["card"]: e["still_frame"] for e in script.truth if e["event"] == "card"}
+    state = TommyState(TommyRules.preset("standard"), order=deal_order(seed))
+    for i, e in enumerate(moves):
+        move = Move.parse(e["move"])
+        onto_empty = move.source == "S" and move.target == "W" and not state.waste[move.target_index]
+        following = moves[i + 1]
+        if (i > 12 and onto_empty and following["move"] == e["move"]
+                and turned_at[following["card"]] == following["still_frame"]):  # laid on it at once
+            break
+        if move.source == "S":
+            state.turn_next()
+        state.apply(move)
+    hands_while_it_lies(script, e["still_frame"])
     session = Session.new("tommy", "standard")
     events = run_script(session, script)
     assert events_of(events) == truth_of(script)

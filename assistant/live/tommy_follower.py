@@ -8,11 +8,11 @@ foundations, a tilted camera): only distances in card sizes and the fan directio
 
 Each change of the still view is explained by the rules: a new card (never turned before) is turned, and laid
 where it lies when that is a place; a turned card that moves goes where it lands; a waste top that moves goes to
-a foundation; a card never turned whose corner shows one fan step beyond a pile's covered top was turned and laid
-there unseen (hands in the way) before the card on it; a card lying on a foundation one card too high lies on the
-one card never turned that was glimpsed there and fits between. Only legal moves are applied
-(``Session.handle``); what cannot be explained for a while is reported ("table differs from the game: ...") and
-nothing is guessed.
+a foundation; a card never turned whose corner shows one fan step beyond a pile's covered top (or a fan step
+before a new card, on an empty spot) was turned and laid there unseen (hands in the way) before the card on it; a
+card lying on a foundation one card too high lies on the one card never turned that was glimpsed there and fits
+between. Only legal moves are applied (``Session.handle``); what cannot be explained for a while is reported
+("table differs from the game: ...") and nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
@@ -247,12 +247,16 @@ class TommyFollower(Follower):
                     return f"{card} went up unseen under {above}"
         return None
 
-    def _laid_unseen(self, view: TableView, stock: set[Card]) -> tuple[Card, int] | None:
-        """A card never turned, read under another card one fan step beyond a waste pile's covered top: it was
-        turned and laid there while hands kept it from lying still in view (a quick player), and the card on it
-        came after. Its corner lies a fan step from the top's corner (a covered card shows its corner only)."""
+    def _laid_unseen(self, view: TableView, stock: set[Card]) -> tuple[Card, Target, np.ndarray] | None:
+        """A card never turned, read under another card (its corner only) where a waste pile's next card lies:
+        it was turned and laid there while hands kept it from lying still in view (a quick player), and the card
+        on it came after. On a pile, its corner lies a fan step from the covered top's corner; on an empty spot
+        (a new pile), its centre (the corner less the corner's offset seen on covered cards) lies a fan step
+        before a new card's. Returns the card, its place and its centre."""
         if self.fan_step is None:
             return None
+        step = self.fan_step * self.size
+        offset = None
         for c, s in view.cards.items():
             if c not in stock or self._whole(s):
                 continue
@@ -260,20 +264,34 @@ class TommyFollower(Follower):
                 top = view.cards.get(pile[-1]) if pile else None
                 if top is None or self._whole(top) or pile[-1] not in self.pos:
                     continue
-                if self._dist(s.xy, top.xy + self.fan_step * self.size) < SAME_SLOT:
-                    return c, w
+                if self._dist(s.xy, top.xy + step) < SAME_SLOT:
+                    return c, Target("W", w), self.pos[pile[-1]] + step
+            offset = self._corner_offset(view) if offset is None else offset
+            if offset is None or not any(not pile for pile in self.state.waste):
+                continue
+            centre = s.xy - offset
+            on_it = [n for n, t in view.cards.items() if n in stock and n != c and self._whole(t)
+                     and self._dist(t.xy, centre + step) < SAME_SLOT]
+            if on_it and self.locate(c, centre, defer_new=False, may_be_hand=False) == Target("W"):
+                return c, Target("W"), centre
         return None
 
-    def _lay_unseen(self, card: Card, w: int):
-        """Turn ``card`` and lay it on waste pile ``w`` (:meth:`_laid_unseen`); its centre is a fan step on."""
-        top = self.state.waste[w][-1]
-        move = self._move_after_turn(card, Target("W", w))
+    def _corner_offset(self, view: TableView) -> np.ndarray | None:
+        """Where a covered card's corner is read from its centre: the median over the waste piles' covered cards
+        read now whose centre was seen (None without one)."""
+        d = [view[c].xy - self.pos[c] for pile in self.state.waste for c in pile[:-1]
+             if c in view and c in self.pos and not self._whole(view[c])]
+        return np.median(np.array(d), axis=0) if d else None
+
+    def _lay_unseen(self, card: Card, target: Target, centre: np.ndarray):
+        """Turn ``card`` and lay it at ``target``, its centre at ``centre`` (:meth:`_laid_unseen`)."""
+        move = self._move_after_turn(card, target)
         if move is None:
             return f"{card} lies on a waste pile where the rules do not allow it"
         out = self.apply(TurnAndPlay(card, move))
         if not out.ok:
             return out.error
-        self.pos[card] = self.pos[top] + self.fan_step * self.size
+        self.pos[card] = centre
         return True
 
     def _play(self, card: Card, target, p: np.ndarray, view: TableView, from_pile: int | None = None):
