@@ -240,8 +240,8 @@ def test_an_ace_misread_as_another_card_starts_a_foundation_once_renamed():
 
 def test_a_card_played_up_unseen_is_named_by_the_correction_and_goes_up_under_the_card_on_it():
     """Turned, played up and covered by a waste top at once, never lying still in view for three frames: the game
-    cannot explain the Jh on the 9d's foundation until the player names the card between (``r 10d``, or holding it
-    up); before, that renamed the last card turned."""
+    cannot explain the Jh on the foundation of the 9 until the player names the card between (``r 10d``, or
+    holding it up); before, that renamed the last card turned."""
     script, final = tommy_script(2)
     moves = [e for e in script.truth if e["event"] == "move"]
     up, onto = next((a, b) for a, b in zip(moves, moves[1:]) if a["move"].startswith("S>F")

@@ -73,8 +73,8 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     script, final = tommy_script(seed)
     moves = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>W")]
     cards = {e["card"]: e for e in script.truth if e["event"] == "card"}
-    laid, onto = next((a, b) for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
-                      and cards[b["card"]]["still_frame"] == b["still_frame"])  # the next laid on it at once
+    laid = next(a for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
+                and cards[b["card"]]["still_frame"] == b["still_frame"])  # the next laid on it at once
     hands_while_it_lies(script, laid["still_frame"])
     session = Session.new("tommy", "standard")
     events = run_script(session, script)
@@ -115,8 +115,8 @@ def test_a_card_played_up_and_covered_before_it_joined_the_game_is_the_one_glimp
     itself was never seen). Before, the game stalled ("lies on a foundation where the rules do not allow it")."""
     script, final = tommy_script(seed)
     moves = [e for e in script.truth if e["event"] == "move"]
-    up, onto = next((a, b) for a, b in zip(moves, moves[1:]) if a["move"].startswith(first + ">F")
-                    and b["move"].startswith(then) and a["move"][-2:] == b["move"][-2:])
+    up = next(a for a, b in zip(moves, moves[1:]) if a["move"].startswith(first + ">F")
+              and b["move"].startswith(then) and a["move"][-2:] == b["move"][-2:])
     hands_while_it_lies(script, up["still_frame"])
     session = Session.new("tommy", "standard")
     events = run_script(session, script)
