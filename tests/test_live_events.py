@@ -82,6 +82,24 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def test_a_whole_cards_own_corner_misread_as_a_card_never_turned_is_not_a_card_laid_under_it():
+    """Where a card laid on a pile shows its corner, a card missed under it would show its corner too; the one
+    missed has the card laid on it a slot further on. A corner misread steadily as a card still in the stock,
+    with nothing beyond it, is the whole card's own."""
+    script, final = tommy_script(0)
+    order = [str(c) for c in deal_order(0)]
+    on_pile = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>W")][6]
+    end = next(i for i in range(on_pile["still_frame"], len(script.frames)) if script.frames[i].moving)
+    for f in script.frames[on_pile["still_frame"]:end]:
+        (own,) = [s for s in f.cards if s.card == on_pile["card"]]
+        x1, y1 = own.box[:2]
+        f.cards.append(Seen(order[-1], 0.8, (x1 + 2, y1 + 2, x1 + 22, y1 + 32), 1))  # its corner, misread
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed", [2, 25])
 def test_a_card_laid_on_an_empty_pile_and_covered_before_it_was_seen_lying_still_joins_from_its_corner(seed):
     """The same on an emptied waste pile, late in the deal: no top to count the fan step from; the card's corner,

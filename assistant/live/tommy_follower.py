@@ -264,17 +264,22 @@ class TommyFollower(Follower):
                 top = view.cards.get(pile[-1]) if pile else None
                 if top is None or self._whole(top) or pile[-1] not in self.pos:
                     continue
-                if self._dist(s.xy, top.xy + step) < SAME_SLOT:
-                    return c, Target("W", w), self.pos[pile[-1]] + step
+                centre = self.pos[pile[-1]] + step
+                if self._dist(s.xy, top.xy + step) < SAME_SLOT and self._covered_by_whole(c, centre + step, view):
+                    return c, Target("W", w), centre
             offset = self._corner_offset(view) if offset is None else offset
             if offset is None or not any(not pile for pile in self.state.waste):
                 continue
             centre = s.xy - offset
-            on_it = [n for n, t in view.cards.items() if n in stock and n != c and self._whole(t)
-                     and self._dist(t.xy, centre + step) < SAME_SLOT]
-            if on_it and self.locate(c, centre, defer_new=False, may_be_hand=False) == Target("W"):
+            if (self._covered_by_whole(c, centre + step, view)
+                    and self.locate(c, centre, defer_new=False, may_be_hand=False) == Target("W")):
                 return c, Target("W"), centre
         return None
+
+    def _covered_by_whole(self, card: Card, slot: np.ndarray, view: TableView) -> bool:
+        """A card other than ``card`` lies whole in ``slot``, the next one of a pile: the card laid on it. (Without
+        it, the corner may be the whole card's own corner misread, where that card lies one slot nearer.)"""
+        return any(n != card and self._whole(t) and self._dist(t.xy, slot) < SAME_SLOT for n, t in view.cards.items())
 
     def _corner_offset(self, view: TableView) -> np.ndarray | None:
         """Where a covered card's corner is read from its centre: the median over the waste piles' covered cards
