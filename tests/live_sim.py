@@ -158,16 +158,17 @@ def _lowest_empty_foundation(state, move):
 
 
 def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
-                 quick_share: float = 0.5, boxed_pairs: bool = False, misread_covered: bool = False
-                 ) -> tuple[Script, TommyState]:
+                 quick_share: float = 0.5, boxed_pairs: bool = False, misread_covered: bool = False,
+                 variant: str = "standard") -> tuple[Script, TommyState]:
     """A scripted Sir Tommy game: ``turns`` cards turned (each laid at once or after lying beside the stock),
     waste tops played up now and then. ``boxed_pairs``: each pile's top is read in one box with the card under
-    it; ``misread_covered``: a pile's covered bottom card is read steadily as the card the stock holds last."""
+    it; ``misread_covered``: a pile's covered bottom card is read steadily as the card the stock holds last;
+    ``variant``: the rules (Calculation's base cards: the deal's first A, 2, 3, 4)."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
     order = deal_order(seed)
-    state = TommyState(TommyRules.preset("standard"), order=order)
+    state = TommyState(TommyRules.preset(variant), order=order)
     table = TommyTable(rng, cam, piles_beside)
     table.boxed_pairs = boxed_pairs
     if misread_covered:

@@ -65,6 +65,18 @@ def test_the_first_ace_starts_a_foundation_where_the_waste_piles_lie_in_the_foun
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_calculation_is_played_on_the_base_cards_the_player_laid_out(seed):
+    """Calculation's bases are any A, 2, 3 and 4; the game had the spades until it saw them, so any other set
+    (nearly every game) went wrong from the first card."""
+    script, final = tommy_script(seed, variant="calculation")
+    assert final.bases != Session.new("tommy", "calculation").state.bases  # not the spades A-4
+    session = Session.new("tommy", "calculation")
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed", [0, 3, 7])
 def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_from_its_corner(seed):
     """A quick player: hands kept the card from lying still in view, and the next card was laid straight onto it.

@@ -96,11 +96,31 @@ class TommyFollower(Follower):
                 self.size = 0.9 * self.size + 0.1 * view.card_size
         if not self.size:
             return []
+        self._read_bases(view)
         self._note_known(view)
         problem = settle(self.session, lambda: self._step(view), 8)  # several changes may show in one view
         self._follow_drift(view)
         problem = problem or self._inconsistency(view)
         return self._problems.update(problem)
+
+    def _read_bases(self, view: TableView) -> None:
+        """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
+        sees them). Before the first card is turned, the one A, 2, 3 and 4 read steadily and whole on the table
+        are the bases (not with a seeded deal: its order names them)."""
+        st = self.state
+        if not st.rules.calculation or st.history or self.session.seed is not None:
+            return
+        by_rank: dict[int, list[Card]] = {}
+        for c, s in view.cards.items():
+            if c.rank <= 4 and view.sure(c) and self._whole(s):
+                by_rank.setdefault(c.rank, []).append(c)
+        if sorted(by_rank) != [1, 2, 3, 4] or any(len(cards) != 1 for cards in by_rank.values()):
+            return
+        bases = tuple(by_rank[rank][0] for rank in (1, 2, 3, 4))
+        if bases != st.bases:
+            self.session.state = type(st)(st.rules, bases=bases, rng=st.rng)
+            self.session.save()
+            self.pos.clear()  # the old bases' places: the new ones are noted from this view
 
     def _step(self, view: TableView):
         """Apply the first change the view shows; True if one was applied, a text for a problem, None if none."""
