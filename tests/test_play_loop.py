@@ -67,3 +67,22 @@ def test_training_mode_says_what_a_move_other_than_the_hint_cost():
               train=True, lang="en")
     text = out.file.getvalue()
     assert "cost" in text.lower() and "point" in text.lower()
+
+
+def test_calculation_starts_on_the_base_cards_the_player_names():
+    """Calculation's bases are any A, 2, 3 and 4: with ``--bases`` the game starts on the player's (the default
+    spades A-4 would refuse the As the player turns)."""
+    import pytest
+
+    from assistant.cards import Card, parse_cards
+    from assistant.cli import UserError
+    from assistant.commands.play import lay_out_bases
+
+    session = Session.new("tommy", "calculation")
+    lay_out_bases(session, "Ad,2c,3h,4s")
+    assert [pile[0] for pile in session.state.foundations] == parse_cards("Ad 2c 3h 4s")
+    session.state.turn(Card.parse("As"))
+    for game, variant, text in [("poker", None, "Ad,2c,3h,4s"), ("tommy", "standard", "Ad,2c,3h,4s"),
+                                ("tommy", "calculation", "2c,Ad,3h,4s"), ("tommy", "calculation", "Ad,2c,3h")]:
+        with pytest.raises(UserError):
+            lay_out_bases(Session.new(game, variant), text)

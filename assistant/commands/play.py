@@ -24,6 +24,8 @@ def add_parser(subparsers) -> None:
                    "in-suit, strategy, numerica, calculation, puss-in-the-corner, one-redeal; Poker: american, "
                    "english, american-adjacent, english-adjacent, american-shuffle, english-shuffle)")
     p.add_argument("--seed", type=int, help="the app calls the cards of this seeded shuffle (same deal for every player)")
+    p.add_argument("--bases", help="Calculation: the A, 2, 3 and 4 you laid out as base cards, e.g. Ad,2c,3h,4s "
+                   "(default: the spades; with --source they are read from the table)")
     p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
                    "--source: the hint must follow the card within a second)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
@@ -46,12 +48,41 @@ def run(args) -> int:
         raise UserError("--json, --headless and --show go with --source")
     if args.source:
         return run_camera(args, Session)
-    try:
-        session = Session.new(args.game, args.variant, args.seed, saver=new_game_saver())
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    session = new_session(args, Session)
     return play_loop(session, hints=not args.no_hints, budget_ms=args.budget_ms or 500.0, train=args.train,
                      lang=_lang(args))
+
+
+def new_session(args, Session, meta: dict | None = None):
+    """A new game as the options say, saved once it is set up: an option refused leaves no game behind."""
+    from assistant.cli import UserError
+
+    try:
+        session = Session.new(args.game, args.variant, getattr(args, "seed", None), meta=meta)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    lay_out_bases(session, getattr(args, "bases", None))
+    session.saver = new_game_saver()
+    session.save()
+    return session
+
+
+def lay_out_bases(session, text: str | None) -> None:
+    """``--bases``: Calculation's base cards as the player laid them out: the game starts on them."""
+    from assistant.cli import UserError
+    from assistant.games.tommy import TommyState
+
+    if not text:
+        return
+    state = session.state
+    if session.game != "tommy" or not state.rules.calculation:
+        raise UserError("--bases goes with Sir Tommy's Calculation (--variant calculation)")
+    if session.seed is not None:
+        raise UserError("--bases and --seed: a seeded deal sets out its own base cards (see patience deal)")
+    try:
+        session.state = TommyState(state.rules, bases=text.replace(",", " ").split(), rng=state.rng)
+    except ValueError as exc:
+        raise UserError(f"--bases: {exc}") from None
 
 
 def _lang(args) -> str | None:
@@ -68,15 +99,10 @@ def run_camera(args, Session, session=None) -> int:
     """The live assistant on ``args.source`` (a new game, or ``session`` to continue one)."""
     from rich.console import Console
 
-    from assistant.cli import UserError
     from assistant.live.app import run_live
 
     if session is None:
-        try:
-            session = Session.new(args.game, args.variant, getattr(args, "seed", None), saver=new_game_saver(),
-                                  meta={"source": str(args.source)})
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
+        session = new_session(args, Session, meta={"source": str(args.source)})
     console = None if args.headless else Console()
     return run_live(session, args.source, as_json=args.json, headless=args.headless, show=args.show,
                     hints=not getattr(args, "no_hints", False), budget_ms=getattr(args, "budget_ms", None) or 250.0,
