@@ -35,6 +35,15 @@ def truth_of(script):
     return [(e["event"], e["card"], e.get("move")) for e in script.truth]
 
 
+def assert_followed_exactly(script, final, variant: str = "standard") -> None:
+    """A Sir Tommy script fed to the live pipeline gives its card and move events as they happened and ends with
+    the table's foundations and waste piles."""
+    session = Session.new("tommy", variant)
+    events = run_script(session, script)
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, cam, faults, beside", [
     (0, Camera(), (), False),
     (1, Camera(angle_deg=180, mirror=True), ALL_FAULTS, False),
@@ -59,10 +68,7 @@ def test_the_first_ace_starts_a_foundation_where_the_waste_piles_lie_in_the_foun
     """Waste piles laid beside the foundations share their row: before a foundation is seen, an Ace at a new spot
     in that row starts a foundation (it was taken for a new waste pile, and the game went wrong from there)."""
     script, final = tommy_script(seed, piles_beside=True)
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -71,10 +77,7 @@ def test_calculation_is_played_on_the_base_cards_the_player_laid_out(seed):
     (nearly every game) went wrong from the first card."""
     script, final = tommy_script(seed, variant="calculation")
     assert final.bases != Session.new("tommy", "calculation").state.bases  # not the spades A-4
-    session = Session.new("tommy", "calculation")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final, "calculation")
 
 
 @pytest.mark.parametrize("seed", [0, 3, 7])
@@ -88,10 +91,7 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     laid = next(a for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
                 and cards[b["card"]]["still_frame"] == b["still_frame"])  # the next laid on it at once
     hands_while_it_lies(script, laid["still_frame"])
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 def test_a_whole_cards_own_corner_misread_as_a_card_never_turned_is_not_a_card_laid_under_it():
@@ -106,10 +106,7 @@ def test_a_whole_cards_own_corner_misread_as_a_card_never_turned_is_not_a_card_l
         (own,) = [s for s in f.cards if s.card == on_pile["card"]]
         x1, y1 = own.box[:2]
         f.cards.append(Seen(order[-1], 0.8, (x1 + 2, y1 + 2, x1 + 22, y1 + 32), 1))  # its corner, misread
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed", [2, 25])
@@ -131,10 +128,7 @@ def test_a_card_laid_on_an_empty_pile_and_covered_before_it_was_seen_lying_still
             state.turn_next()
         state.apply(move)
     hands_while_it_lies(script, e["still_frame"])
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed, first, then", [(2, "S", "W"), (3, "S", "W"), (7, "S", "S")])
@@ -148,10 +142,7 @@ def test_a_card_played_up_and_covered_before_it_joined_the_game_is_the_one_glimp
     up = next(a for a, b in zip(moves, moves[1:]) if a["move"].startswith(first + ">F")
               and b["move"].startswith(then) and a["move"][-2:] == b["move"][-2:])
     hands_while_it_lies(script, up["still_frame"])
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
@@ -159,10 +150,7 @@ def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_no
     """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose
     corner is not read; a covered card's corner read as a card still in the stock, frame after frame."""
     script, final = tommy_script(seed, cam=cam, boxed_pairs=True, misread_covered=True)
-    session = Session.new("tommy", "standard")
-    events = run_script(session, script)
-    assert events_of(events) == truth_of(script)
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed, cam, gap, variant", [
