@@ -70,7 +70,6 @@ def new_session(args, Session, meta: dict | None = None):
 def lay_out_bases(session, text: str | None) -> None:
     """``--bases``: Calculation's base cards as the player laid them out: the game starts on them."""
     from assistant.cli import UserError
-    from assistant.games.tommy import TommyState
 
     if not text:
         return
@@ -80,7 +79,7 @@ def lay_out_bases(session, text: str | None) -> None:
     if session.seed is not None:
         raise UserError("--bases and --seed: a seeded deal sets out its own base cards (see patience deal)")
     try:
-        session.state = TommyState(state.rules, bases=text.replace(",", " ").split(), rng=state.rng)
+        session.state = state.with_bases(text.replace(",", " ").split())
     except ValueError as exc:
         raise UserError(f"--bases: {exc}") from None
 

@@ -530,6 +530,11 @@ class TommyState:
 
     pop = undo
 
+    def with_bases(self, bases: Sequence[Card | str] | str) -> "TommyState":
+        """The same rules before play, on the base cards the player laid out (Calculation: any A, 2, 3 and 4);
+        ValueError for a wrong set."""
+        return TommyState(self.rules, bases=bases, rng=self.rng)
+
     def clone(self) -> "TommyState":
         """An independent copy (the rng, if any, is copied too)."""
         new = copy.copy(self)

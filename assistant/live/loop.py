@@ -395,12 +395,14 @@ class LiveGame:
         (read as a card in play at a second spot, or lying where no legal move puts it) when there is one, else
         the last card turned. The text for the panel."""
         in_play = set(self.session.kind.turned_cards(self.session.state))
-        unseen = None if card in in_play or self.view is None else self.follower.played_up_unseen(
-            card, self._corrected(self.view))
+        # the last view, with the corrections made since it was seen
+        view = None if card in in_play or self.view is None else self._corrected(self.view)
+        unseen = None if view is None else self.follower.played_up_unseen(card, view)
         if unseen is not None:
             self._after_correction()
             return unseen
-        new = None if card in in_play else self._unexplained(in_play)
+        new = None if view is None else unplaced(view, in_play, self.follower.pos, self.follower.card_size,
+                                                 self.follower.problem_now)
         if new is None:
             return self.rename_last(card).message
         read_as, spot = new
@@ -426,14 +428,6 @@ class LiveGame:
             return view  # nearly always: nothing to look up on the frame path
         in_play = set(self.session.kind.turned_cards(self.session.state))
         return self.corrections.apply(view, in_play, self.follower.pos, self.follower.visible())
-
-    def _unexplained(self, in_play: set[Card]):
-        """The new card the game cannot place (:func:`assistant.live.corrections.unplaced`), read from the last view
-        with the corrections made since it was seen; None without one."""
-        if self.view is None:
-            return None
-        return unplaced(self._corrected(self.view), in_play, self.follower.pos, self.follower.card_size,
-                        self.follower.problem_now)
 
     def score_table(self) -> str:
         """The grid on the table scored from the last frame read, as ``patience score-photo`` would."""

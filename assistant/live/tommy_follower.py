@@ -118,7 +118,7 @@ class TommyFollower(Follower):
             return
         bases = tuple(by_rank[rank][0] for rank in (1, 2, 3, 4))
         if bases != st.bases:
-            self.session.state = type(st)(st.rules, bases=bases, rng=st.rng)
+            self.session.state = st.with_bases(bases)
             self.session.save()
             self.pos.clear()  # the old bases' places: the new ones are noted from this view
 
