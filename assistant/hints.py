@@ -31,10 +31,14 @@ class HintOption:
     win_prob: float | None = None  # Sir Tommy: chance to win after these moves (0..1)
     expected_foundation: float | None = None  # Sir Tommy: mean cards on the foundations at the end
     expected: float | None = None  # Poker: expected final score
+    label: str | None = None  # what a player reads, where the notation does not name the cards (four at a time)
 
     @property
     def text(self) -> str:
-        """The moves in the game's notation: ``S>W2 W1>F0``, ``r1c3``, ``Qh r1c3``."""
+        """The moves in the game's notation: ``S>W2 W1>F0``, ``r1c3``, ``Qh r1c3``; four at a time each turned
+        card by name: ``Qd>W0 3s>F1``."""
+        if self.label is not None:
+            return self.label
         moves = " ".join(str(m) for m in self.moves)
         return f"{self.card} {moves}" if self.card is not None else moves
 
@@ -130,27 +134,43 @@ def _tommy_hint(session, budget_ms: float) -> Hint | None:
 
     state = session.state
     try:
-        if len(state.hand) == 1:
+        if state.hand and not state.needs_card():  # one turned card, or (four at a time) the whole batch turned
             advice = advise(state, position_rng(session), budget_ms=budget_ms)
         elif not state.hand and not state.needs_card() and state.legal_moves():
             return _tommy_endgame_hint(state)
         else:
-            return None  # a card must be turned (plays up were part of the last option), or four cards in hand
+            return None  # a card must be turned (plays up were part of the last option, or a batch is half turned)
     except UnsupportedVariant as exc:
         return Hint("No hint", (), (), f"the advisor cannot advise here: {exc}")
     out_of = state.rules.cards_in_play
+    several = len(state.hand) > 1
     options = tuple(
         HintOption(tuple(o.moves),
                    (f"{o.expected_foundation:.1f}", percent(o.win_prob),
                     "exact" if advice.exact else percent_range(*o.win_ci)),
-                   win_prob=o.win_prob, expected_foundation=o.expected_foundation)
+                   win_prob=o.win_prob, expected_foundation=o.expected_foundation,
+                   label=_named_moves(state, o.moves) if several else None)
         for o in advice.options
     )
-    card = state.hand[0].pretty
+    card = " ".join(c.pretty for c in state.hand)
     legend = (f"best first by cards up and wins together (each sampled game scores 1 for a win plus the share of the "
               f"{out_of} cards it gets up); cards up: the mean at the end; win chance: of a simple player after this "
               "move (yours is higher); 95% range: where that chance lies, 19 times in 20")
     return Hint(f"Where to put {card}", ("cards up", "win chance", "95% range"), options, advice.note, legend)
+
+
+def _named_moves(state, moves) -> str:
+    """Moves from a hand of several turned cards with each card named (``Qd>W0 10h>F1 W0>F1``): ``S0`` names
+    whichever card is first in the hand at that moment."""
+    probe = state.clone()
+    words = []
+    for m in moves:
+        text = str(m)
+        if m.source == "S":
+            text = f"{probe.hand[m.source_index or 0]}{text[text.index('>'):]}"
+        words.append(text)
+        probe.apply(m)
+    return " ".join(words)
 
 
 def _tommy_endgame_hint(state) -> Hint:

@@ -105,6 +105,9 @@ class TommyTable:
         self.fan = 30.0
         self.boxed_pairs = False  # the reader boxes a pile's top and the card under it together (one box)
         self.misread_as = None  # state -> a name the bottom card of a pile of 3+ is steadily misread as (or None)
+        self.hand_held = False  # turned cards are held in the hand (off the table) until laid
+        self.hand_row = False  # turned cards lie face up in a row beside the stock until laid (four at a time)
+        self.row_slots: dict[Card, int] = {}
 
     def seen(self, state: TommyState, in_hand_at=None) -> list[Seen]:
         out = []
@@ -127,9 +130,18 @@ class TommyTable:
                     s = corner(c, pos, self.cam)
                     name = self.misread_as(state) if self.misread_as and k == 0 and len(pile) >= 3 else None
                     out.append(Seen(name, s.confidence, s.box, s.corners) if name else s)
-        for c in state.hand:
-            out.append(whole(c, in_hand_at or self.turn_spot, self.cam))
+        if self.hand_row:  # four at a time: the turned cards laid face up one under another beside the stock
+            for k, c in enumerate(state.hand):
+                out.append(whole(c, self.hand_spot(c), self.cam))
+        elif not self.hand_held:
+            for c in state.hand:
+                out.append(whole(c, in_hand_at or self.turn_spot, self.cam))
         return out
+
+    def hand_spot(self, card: Card) -> tuple:
+        """Where a turned card lies in the row beside the stock (four at a time): the slot it was turned to."""
+        x, y = self.turn_spot
+        return (x, y + 150.0 * self.row_slots[card])
 
 
 def tommy_policy(state: TommyState, rng) -> list:
@@ -204,6 +216,70 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
             first = script.still(table.seen(state))
             script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
     script.still(table.seen(state), 20)  # the player looks at the result
+    return script, state
+
+
+def four_at_a_time_script(seed: int, cam: Camera | None = None, in_row: bool = False,
+                          piles_beside: bool = False) -> tuple[Script, TommyState]:
+    """A scripted game of four at a time: the player turns four cards (fewer at the end) and places them one by
+    one, in an order of their own, before playing any waste top up. ``in_row``: the four are first laid face up
+    one under another beside the stock (so the camera sees them before they are placed); else they are held in the
+    hand and each is first seen where it is laid."""
+    rng = np.random.default_rng(seed)
+    cam = cam or Camera()
+    script = Script(rng, cam)
+    state = TommyState(TommyRules.preset("four-at-a-time"), order=deal_order(seed))
+    table = TommyTable(rng, cam, piles_beside)
+    table.hand_row, table.hand_held = in_row, not in_row
+    script.still(table.seen(state), 6)
+    while state.needs_card():
+        script.motion()
+        batch = []
+        while state.needs_card():
+            batch.append(state.turn_next())
+        table.row_slots = {c: k for k, c in enumerate(batch)}
+        if in_row:
+            first = script.still(table.seen(state))
+            script.truth.extend({"event": "card", "card": str(c), "still_frame": first} for c in batch)
+        while state.hand:
+            k = int(rng.integers(len(state.hand)))
+            card = state.hand[k]
+            legal = [m for m in state.legal_moves() if m.source_index == k]
+            up = [m for m in legal if m.target == "F"]
+            higher = [m for m in legal if m.target == "W" and state.waste[m.target_index]
+                      and state.waste[m.target_index][-1].rank > card.rank]
+            empty = [m for m in legal if m.target == "W" and not state.waste[m.target_index]]
+            if up and rng.random() < 0.9:
+                move = min(up, key=lambda m: (not state.foundations[m.target_index], m.target_index))
+            elif higher and rng.random() < 0.8:
+                move = min(higher, key=lambda m: state.waste[m.target_index][-1].rank)
+            elif empty:
+                move = empty[0]
+            else:
+                move = [m for m in legal if m.target == "W"][int(rng.integers(4))]
+            if move.target == "F" and not state.foundations[move.target_index]:
+                move = min((m for m in up if not state.foundations[m.target_index]), key=lambda m: m.target_index)
+            state.apply(move)
+            script.motion()
+            first = script.still(table.seen(state))
+            if not in_row:
+                script.truth.append({"event": "card", "card": str(card), "still_frame": first})
+            script.truth.append({"event": "move", "card": str(card), "move": str(move), "still_frame": first})
+        if not in_row:  # the camera learns the cards only as they are laid: the turns come first
+            batch_truth = script.truth[-2 * len(batch):]
+            script.truth[-2 * len(batch):] = ([e for e in batch_truth if e["event"] == "card"]
+                                              + [e for e in batch_truth if e["event"] == "move"])
+        while rng.random() < 0.7:
+            ups = [m for m in state.legal_moves() if m.source == "W" and m.target == "F"]
+            if not ups:
+                break
+            m = _lowest_empty_foundation(state, ups[0])
+            moved = state.waste[m.source_index][-1]
+            state.apply(m)
+            script.motion()
+            first = script.still(table.seen(state))
+            script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
+    script.still(table.seen(state), 20)
     return script, state
 
 

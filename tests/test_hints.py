@@ -149,3 +149,26 @@ def test_options_carry_moves_as_values_and_a_text_to_read():
     assert tommy.options[0].win_prob is not None and tommy.options[0].expected_foundation is not None
     poker = hint_for(seeded("poker", 5, 4), budget_ms=20)
     assert all(isinstance(o.moves[0], Placement) and o.expected is not None for o in poker.options)
+
+
+def test_four_at_a_time_is_hinted_once_all_four_are_turned_with_each_card_named():
+    """Four at a time: all four are placed before anything is played up, so the hint places the whole batch (none
+    while it is half turned); S0 means whichever card is first in hand at that moment, so each move names its card."""
+    s = Session.new("tommy", "four-at-a-time", 3)
+    s.turn()
+    assert len(s.state.hand) == 1 and hint_for(s, budget_ms=20) is None  # three more to turn
+    for _ in range(3):
+        s.turn()
+    hint = hint_for(s, budget_ms=20)
+    hand = [str(c) for c in s.state.hand]
+    assert all(c.pretty in hint.headline for c in s.state.hand)
+    for option in hint.options:
+        probe = s.state.clone()
+        named = []
+        for move in option.moves:
+            if move.source == "S":
+                named.append(f"{probe.hand[move.source_index]}>{str(move).split('>')[1]}")
+            probe.apply(move)  # raises if illegal
+        assert not probe.hand
+        assert sorted(n.split(">")[0] for n in named) == sorted(hand)
+        assert [w for w in option.text.split() if w[0] not in "WF"] == named

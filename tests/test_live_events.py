@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import re
+
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Seen, drop_frames, hands_over_still_table, hands_while_it_lies, lift_and_put_back,
-                      misread_single_frames, poker_script, run_script, tommy_script)
+from live_sim import (Camera, Seen, drop_frames, four_at_a_time_script, hands_over_still_table, hands_while_it_lies,
+                      lift_and_put_back, misread_single_frames, poker_script, run_script, tommy_script)
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -78,6 +80,55 @@ def test_calculation_is_played_on_the_base_cards_the_player_laid_out(seed):
     script, final = tommy_script(seed, variant="calculation")
     assert final.bases != Session.new("tommy", "calculation").state.bases  # not the spades A-4
     assert_followed_exactly(script, final, "calculation")
+
+
+def batches_of(events):
+    """Card and move events as a four-at-a-time game has them: a batch's cards turned together (in no order the
+    camera can tell when they lie in a row), a turned card placed from the hand whatever its slot in it (S0-S3)."""
+    out, turned = [], []
+    for kind, card, move in events + [(None, None, None)]:
+        if kind == "card":
+            turned.append(card)
+            continue
+        out += [("card", c, None) for c in sorted(turned)]
+        turned = []
+        if kind is not None:
+            out.append((kind, card, re.sub(r"^S\d", "S", move)))
+    return out
+
+
+@pytest.mark.parametrize("seed, cam, faults, in_row, beside", [
+    (0, Camera(), (), True, False),
+    (1, Camera(angle_deg=180, mirror=True), ALL_FAULTS, True, False),
+    (2, Camera(angle_deg=90, scale=0.7), ALL_FAULTS, True, True),
+    (0, Camera(), (), False, False),
+    (1, Camera(angle_deg=-25, scale=0.8), ALL_FAULTS, False, False),
+    (4, Camera(angle_deg=90, scale=0.7), ALL_FAULTS, False, True),
+])
+def test_four_at_a_time_is_followed_from_a_row_beside_the_stock_or_straight_from_the_hand(seed, cam, faults, in_row,
+                                                                                         beside):
+    """Four at a time: all four cards are turned before any is placed. Laid face up in a row first, each is placed
+    when it moves from its slot; held in the hand, each is first seen where it is laid (the game could turn none
+    of them: the engine refused a move before the batch was complete)."""
+    script, final = four_at_a_time_script(seed, cam=cam, in_row=in_row, piles_beside=beside)
+    rng = np.random.default_rng(seed + 100)
+    for fault in faults:
+        fault(script, rng)
+    session = Session.new("tommy", "four-at-a-time")
+    events = run_script(session, script)
+    assert batches_of(events_of(events)) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was_first_laid_on_its_pile():
+    """The first batch cannot tell a row beside the stock from cards laid straight from the hand until a card
+    moves to a waste pile (a row) or the next batch comes (the hand). A card that went to a foundation in between
+    was laid on its pile first and played up from it, not put up from a row."""
+    script, final = four_at_a_time_script(5)
+    first_batch = script.truth[:12]
+    assert ("move", "Ac", "W0>F0") in [(e["event"], e["card"], e.get("move")) for e in first_batch]
+    events = run_script(Session.new("tommy", "four-at-a-time"), script)
+    assert batches_of(events_of(events)) == batches_of(truth_of(script))
 
 
 @pytest.mark.parametrize("seed", [0, 3, 7])

@@ -86,3 +86,19 @@ def test_calculation_starts_on_the_base_cards_the_player_names():
                                 ("tommy", "calculation", "2c,Ad,3h,4s"), ("tommy", "calculation", "Ad,2c,3h")]:
         with pytest.raises(UserError):
             lay_out_bases(Session.new(game, variant), text)
+
+
+def test_four_at_a_time_is_hinted_for_the_whole_batch_and_the_player_types_the_hint_as_written():
+    """Four at a time: once the four are turned the hint places them all, each card by name (``Qd>W0``), and the
+    player may type a move just so; the rest of the batch is hinted again."""
+    session = Session.new("tommy", "four-at-a-time", seed=3)
+    for _ in range(4):
+        session.turn()
+    first = hint_for(session, budget_ms=20).options[0].text.split()[0]
+    out, asked = console(), []
+    code = play_loop(session, hints=True, budget_ms=20, console=out, read_line=scripted([first.lower()], asked))
+    text = out.file.getvalue()
+    assert code == 0 and len(session.state.hand) == 3
+    card, target = first.split(">")
+    assert str(session.state.history[-1]).endswith(target) and card not in [str(c) for c in session.state.hand]
+    assert text.count("Where to put") == 2

@@ -494,8 +494,18 @@ def game_kind(name: str):
 
 
 def expand_tommy_shorthand(text: str, state: TommyState) -> str:
-    """Let players type ``w2`` / ``f1`` for the single turned card (``S>W2``), and ``2`` for ``S>W2``."""
+    """Let players type ``w2`` / ``f1`` for the single turned card (``S>W2``), and ``2`` for ``S>W2``; a turned
+    card by name as the hints write it, ``Qd>W0`` (``S1>W0`` when the Qd is second in the hand)."""
     t = text.strip().upper().replace(" ", "")
+    name, _, target = t.partition(">")
+    if target:
+        try:
+            card = Card.parse(name)
+        except ValueError:
+            card = None
+        if card is not None and card in state.hand:
+            k = state.hand.index(card)
+            return f"S>{target}" if len(state.hand) == 1 else f"S{k}>{target}"
     if len(state.hand) == 1 and (t[:1] in ("W", "F") and t[1:].isdigit()):
         return f"S>{t}"
     if len(state.hand) == 1 and t.isdigit() and len(t) == 1:

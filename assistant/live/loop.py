@@ -263,6 +263,8 @@ class LiveGame:
             self._pending.append({"event": "card", "frame": frame, "card": str(card)})
         if isinstance(event, (Play, TurnAndPlay)):
             self._pending.append(self._move_event(frame, moved, event.move))
+        if isinstance(event, Play) and getattr(event.move, "source", None) == "S" and session.state.hand:
+            self._hint_position = session_copy(session)  # four at a time: the rest of the batch, hinted again
         return outcome
 
     def _move_event(self, frame: int, card: Card | None, move) -> dict:

@@ -33,7 +33,7 @@ from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
 from assistant.live.follower import Follower
 from assistant.live.problems import settle
-from assistant.live.table_view import NEW_CARD_FRAMES, TableView
+from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
@@ -71,7 +71,9 @@ class TommyFollower(Follower):
     def __init__(self, session, apply):
         super().__init__(session, apply)
         self.first_pos: dict[Card, np.ndarray] = {}  # where a card in hand was first seen
-        self.turn_spot: np.ndarray | None = None
+        self.hand_spots: list[np.ndarray] = []  # where turned cards lie before they are laid (four at a time: a row)
+        self.laid_from_hand = False  # four at a time: this player lays the turned cards straight from the hand
+        self.early: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card not turned yet first seen still
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
 
@@ -84,7 +86,9 @@ class TommyFollower(Follower):
         """Forget the learned places (the player moved the camera or the cards): they are learned again."""
         self.pos.clear()
         self.first_pos.clear()
-        self.turn_spot = None
+        self.hand_spots = []
+        self.laid_from_hand = False
+        self.early.clear()
         self.fan_step = None
 
     # -- the main step ------------------------------------------------------------------------------------------
@@ -128,10 +132,49 @@ class TommyFollower(Follower):
         on_table = self._on_table()
         stock = set(st.stock_cards())
         maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
+        if st.rules.turn_count > 1:
+            self._note_early(view, maybe_new)
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c)]
         new = [c for c in new if not self._misread_of_hidden(c, self._xy(view, c), view)]
+        if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
+            piles = self._step_piles(view, maybe_new)
+            return piles if piles is not None else self._step_batch(view, new, stock)
+        turned = self._step_turned(view, new, stock)
+        if turned is not None:
+            return turned
+        return self._step_piles(view, maybe_new)
+
+    def _step_piles(self, view: TableView, maybe_new: list[Card]):
+        """A waste top played up (or over), or a redeal (``_step``'s answer, None: neither)."""
+        st = self.state
+        if st.hand:
+            return None
+        for i, pile in enumerate(st.waste):  # a waste top that moved was played up (or, in Strategy, over)
+            if not pile or pile[-1] not in view or pile[-1] not in self.pos or not self._whole(view[pile[-1]]):
+                continue
+            if maybe_new and view[pile[-1]].corners < 2:
+                continue  # a new card may lie on it: a covered top can be read with its cover's box
+            t = pile[-1]
+            p = self._xy(view, t)
+            if self._dist(p, self.pos[t]) <= MOVED:
+                continue
+            target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
+            return self._play(t, target, p, view, from_pile=i)
+        redeal = REDEAL
+        if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
+            out = self.apply(Play(redeal))
+            if out.ok:
+                for pile in st.waste:
+                    for c in pile:
+                        self.pos.pop(c, None)
+                return True
+        return None
+
+    def _step_turned(self, view: TableView, new: list[Card], stock: set[Card]):
+        """One card at a time: a card turned and laid, or one in hand laid (``_step``'s answer, None: neither)."""
+        st = self.state
         if st.needs_card() and not st.hand:
             unseen = self._laid_unseen(view, stock)
             if unseen is not None and view.sure(unseen[0]):
@@ -144,7 +187,7 @@ class TommyFollower(Follower):
             p = self._xy(view, h)
             first = self.first_pos.setdefault(h, p)
             if self._dist(p, first) > MOVED:
-                self.turn_spot = first if self.turn_spot is None else 0.7 * self.turn_spot + 0.3 * first
+                self.hand_spots = [first if not self.hand_spots else 0.7 * self.hand_spots[0] + 0.3 * first]
                 target = self.locate(h, p, defer_new=False)
                 if target is IN_HAND:
                     self.first_pos[h] = p
@@ -183,27 +226,87 @@ class TommyFollower(Follower):
                     self.pos[c] = p
                     return True
                 return out.error
-        if not st.hand:
-            for i, pile in enumerate(st.waste):  # a waste top that moved was played up (or, in Strategy, over)
-                if not pile or pile[-1] not in view or pile[-1] not in self.pos or not self._whole(view[pile[-1]]):
-                    continue
-                if maybe_new and view[pile[-1]].corners < 2:
-                    continue  # a new card may lie on it: a covered top can be read with its cover's box
-                t = pile[-1]
-                p = self._xy(view, t)
-                if self._dist(p, self.pos[t]) <= MOVED:
-                    continue
-                target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
-                return self._play(t, target, p, view, from_pile=i)
-            redeal = REDEAL
-            if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
-                out = self.apply(Play(redeal))
-                if out.ok:
-                    for pile in st.waste:
-                        for c in pile:
-                            self.pos.pop(c, None)
-                    return True
         return None
+
+    def _step_batch(self, view: TableView, new: list[Card], stock: set[Card]):
+        """Four at a time: each new card is turned (all four come before any is placed); once all are turned, each
+        is laid where it lies. How the player lays them is learned from the first batch: from a row of the four
+        face up beside the stock (a card moves from where it was first seen to a waste pile: the row's slots are then
+        where turned cards lie), or straight from the hand (the next batch's first card comes while the first
+        batch's cards still lie where they were first seen: each was laid there, and a card that moved since went
+        up from its pile). Until then a card first seen at a new place waits, and so does one moved to a
+        foundation (from a row, or up from a pile)."""
+        st = self.state
+        if st.needs_card():
+            unseen = self._laid_unseen(view, stock)
+            if unseen is not None and view[unseen[0]].frames < NEW_CARD_FRAMES:
+                return None  # its evidence is still coming: it came before the card on it, so wait
+            if unseen is not None and view.sure(unseen[0]):
+                turned, p = unseen[0], unseen[2]
+            elif new:
+                turned = min(new, key=lambda c: (self.early.get(c, (view.frame,))[0], -view[c].share))  # the first seen
+                p = self.early.pop(turned, (0, self._xy(view, turned)))[1]
+            else:
+                return None
+            out = self.apply(Turn(turned))
+            if not out.ok:
+                return out.error
+            self.first_pos[turned] = self.pos[turned] = p
+            return True
+        if not st.hand or st.needs_card():
+            return None
+        if new and not self.hand_spots:
+            self.laid_from_hand = True
+        moved = {h: self._xy(view, h) for h in st.hand if h in view and self._whole(view[h]) and h in self.first_pos
+                 and self._dist(self._xy(view, h), self.first_pos[h]) > MOVED}
+        order = list(st.hand)
+        if moved and not self.hand_spots and not self.laid_from_hand:
+            ups = [h for h, p in moved.items()
+                   if getattr(self.locate(h, p, defer_new=False, may_be_hand=False), "kind", None) == "F"]
+            if len(ups) == len(moved):
+                return None  # put up from a row, or played up from the piles they were laid on: not told yet
+            self.hand_spots = [self.first_pos[h] for h in st.hand if h in self.first_pos]
+            order = ups + [h for h in st.hand if h not in ups]  # those put up waited: they came first
+        waiting, problem = False, None
+        for h in order:
+            first = self.first_pos.get(h)
+            if first is None:
+                waiting = True
+                continue
+            if self.laid_from_hand:  # laid where first seen (it may have gone up since: played up next)
+                p, target = first, self.locate(h, first, defer_new=False, may_be_hand=False)
+            elif h in moved:
+                p = moved[h]
+                if not self._at_hand_spot(first):
+                    self.hand_spots.append(first)
+                target = self.locate(h, p, defer_new=False)
+            else:
+                p = self._xy(view, h) if h in view and self._whole(view[h]) else first
+                target = IN_HAND if self._at_hand_spot(p) else self.locate(h, p, defer_new=False, may_be_hand=False)
+                if target == Target("W") or target == Target("F"):
+                    target = IN_HAND  # a new place, or a slot of a row beside the stock: not told yet
+            if target is IN_HAND:
+                self.first_pos[h] = p
+                waiting = True
+            elif isinstance(target, str):
+                problem = problem or target  # it may lie on a card of the batch not laid yet
+            else:
+                return self._play(h, target, p, view)
+        return None if waiting else problem
+
+    def _note_early(self, view: TableView, maybe_new: list[Card]) -> None:
+        """Where each card about to be turned was first seen lying still a moment (a glimpse): a row of turned
+        cards may be covered by hands until the first of them is placed, and that card was turned where it lay
+        first. Forgotten after the tracker's glimpse time."""
+        for c in maybe_new:
+            if view[c].frames >= MIN_FRAMES:
+                self.early.setdefault(c, (view.frame, self._xy(view, c)))
+        for c, (frame, _) in list(self.early.items()):
+            if view.frame - frame > GLIMPSE_FRAMES:
+                del self.early[c]
+
+    def _at_hand_spot(self, p: np.ndarray) -> bool:
+        return any(self._dist(p, q) < TURN_SPOT for q in self.hand_spots)
 
     def _up_unseen(self, card: Card, p: np.ndarray, target, view: TableView) -> bool:
         """``card`` lies at ``p`` on a foundation that cannot take it yet (or at a new place where no foundation
@@ -346,7 +449,7 @@ class TommyFollower(Follower):
         """The place ``p`` is on (in ``state``, the game's by default): a Target, IN_HAND, or a text saying why it
         cannot be told."""
         st = state or self.state
-        if may_be_hand and self.turn_spot is not None and self._dist(p, self.turn_spot) < TURN_SPOT:
+        if may_be_hand and self._at_hand_spot(p):
             return IN_HAND
         best: tuple[float, Target] | None = None
         for f, pile in enumerate(st.foundations):
@@ -384,7 +487,7 @@ class TommyFollower(Follower):
         row = float(p @ d)
         near_f = any(abs(row - r) < SAME_ROW * self.size for r in found_rows)
         near_w = any(abs(row - r) < SAME_ROW * self.size for r in waste_rows)
-        if defer_new and self.turn_spot is None:
+        if defer_new and not self.hand_spots:
             return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
         if can_found and can_waste:
             return Target("W") if near_w and found_rows and not near_f else Target("F")
@@ -500,6 +603,9 @@ class TommyFollower(Follower):
         unless it is a card played onto that foundation (which covers the old top exactly) or one laid in the pile's
         next fan slot. Also a 'new' card on a covered card of a waste pile: nothing is laid under a pile's top."""
         st = self.state
+        if st.rules.turn_count > 1 and any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
+                                           for h in st.hand if h in self.pos):
+            return False  # four at a time: laid from the hand onto a card of the batch laid on a foundation
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
             if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:
@@ -519,6 +625,13 @@ class TommyFollower(Follower):
                 if d < 0.3 and (next_slot is None or d < next_slot):
                     return True
         return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in st.hand)
+
+    def _builds_on(self, under: Card, card: Card) -> bool:
+        """``card`` may lie on ``under`` on a foundation (four at a time: cards laid from the hand, both turned in
+        one batch, one on the other)."""
+        rules = self.state.rules
+        return (any(rules.next_rank(f, under.rank) == card.rank for f in range(4))
+                and (not rules.in_suit or under.suit == card.suit))
 
     def _inconsistency(self, view: TableView) -> str | None:
         """A card seen where the game cannot have it, for a while: the table differs from the game."""
