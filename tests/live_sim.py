@@ -314,6 +314,50 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
     return script, rows_as_seen(grid, cam, origin, pitch)
 
 
+def poker_shuffle_script(seed: int, cam: Camera | None = None, dealt_in_grid: bool = False) -> tuple[Script, list]:
+    """A scripted Poker Shuffle: the 25 cards laid out open one by one (in rows of seven, or with
+    ``dealt_in_grid`` straight into a 5x5 grid), then arranged into a 5x5 grid one card at a time (beside the
+    spread, or by swapping cards within the dealt grid). Picture scale 0.5 by default: the table holds both."""
+    rng = np.random.default_rng(seed)
+    cam = cam or Camera(scale=0.5)
+    script = Script(rng, cam)
+    order = deal_order(seed)[:25]
+    pitch = (W * 1.15, H * 1.15 * 0.95)
+    origin = (-200.0, 0.0) if dealt_in_grid else (700.0, 0.0)
+    at: dict[Card, tuple] = {}
+
+    def cell_xy(cell):
+        return (origin[0] + cell[1] * pitch[0], origin[1] + cell[0] * pitch[1])
+
+    def seen():
+        return [whole(c, xy, cam) for c, xy in at.items()]
+
+    script.still(seen(), 6)
+    for k, card in enumerate(order):
+        at[card] = cell_xy(divmod(k, 5)) if dealt_in_grid else (-550.0 + 115 * (k % 7), -100.0 + 165 * (k // 7))
+        script.motion()
+        first = script.still(seen())
+        script.truth.append({"event": "card", "card": str(card), "still_frame": first})
+    cells = [divmod(int(i), 5) for i in rng.permutation(25)]  # the arrangement the player makes
+    grid = dict(zip(cells, order))
+    if dealt_in_grid:  # swap pairs within the grid until every card is in its cell
+        for cell, card in grid.items():
+            other = next(c for c, xy in at.items() if xy == cell_xy(cell))
+            if other != card:
+                at[other], at[card] = at[card], cell_xy(cell)
+                script.motion()
+                script.still(seen())
+    else:
+        for cell, card in grid.items():
+            at[card] = cell_xy(cell)
+            script.motion()
+            script.still(seen())
+    first = script.still(seen(), 20)
+    for cell, card in sorted(grid.items()):
+        script.truth.append({"event": "move", "card": str(card), "final_cell": list(cell), "still_frame": first})
+    return script, rows_as_seen(grid, cam, origin, pitch)
+
+
 def rows_as_seen(grid, cam: Camera, origin, pitch) -> list:
     """The grid as the camera shows it: cell centres in the picture, turned back by the camera's tilt beyond its
     nearest quarter turn, sorted into rows top to bottom and columns left to right."""

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from live_sim import (Camera, Seen, drop_frames, four_at_a_time_script, hands_over_still_table, hands_while_it_lies,
-                      lift_and_put_back, misread_single_frames, poker_script, run_script, tommy_script)
+                      lift_and_put_back, misread_single_frames, poker_script, poker_shuffle_script, run_script,
+                      tommy_script)
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -225,6 +226,34 @@ def test_a_poker_grid_emerges_as_the_cards_arrive_and_is_scored_as_seen(seed, ca
     cells = parse_grid(" / ".join(" ".join(r) for r in rows))
     assert result["american"] == score_grid(cells, Scoring.AMERICAN).total
     assert result["english"] == score_grid(cells, Scoring.ENGLISH).total
+
+
+@pytest.mark.parametrize("seed, cam, dealt_in_grid", [
+    (0, Camera(scale=0.5), False),
+    (1, Camera(angle_deg=90, mirror=True, scale=0.5), False),
+    (2, Camera(scale=0.5), True),
+    (3, Camera(angle_deg=-20, scale=0.5), True),
+])
+def test_poker_shuffle_takes_the_25_cards_laid_out_open_then_scores_the_grid_the_player_arranges(seed, cam,
+                                                                                              dealt_in_grid):
+    """Poker Shuffle: all 25 cards lie open first (in rows, or dealt as a grid), then the player arranges them. The
+    camera takes each open card, and the arrangement once the cards have moved into one 5x5 grid; cards swapped
+    within the grid later change the arrangement and its result (the game had refused every card before)."""
+    script, rows = poker_shuffle_script(seed, cam=cam, dealt_in_grid=dealt_in_grid)
+    rng = np.random.default_rng(seed)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    session = Session.new("poker", "american-shuffle")
+    events = run_script(session, script)
+    assert sorted(c for kind, c, _ in events_of(events, ("card",))) == sorted(c for kind, c, _ in truth_of(script)
+                                                                              if kind == "card")
+    results = [e for e in events if e["event"] == "result"]
+    assert results[-1]["rows"] == rows and session.is_over
+    assert results[-1]["american"] == session.state.score("american").total
+    first_move = min(e["frame"] for e in events if e["event"] == "move")
+    assert first_move > max(e["frame"] for e in events if e["event"] == "card")  # nothing placed while laying out
+    if not dealt_in_grid:
+        assert len(results) == 1  # moved card by card from the spread: no 5x5 grid before the last card
 
 
 def test_every_event_names_the_frame_it_was_decided_on_after_the_card_lay_still():

@@ -137,7 +137,7 @@ class LiveGame:
         self._hint_position = None
         self._asked_ahead: set[str] = set()
         self.last_result = None
-        self._result_sent = False
+        self._result_key: str | None = None  # the position whose result was published last (None: none yet)
         self.session.saver = None  # the worker saves, off the frame path
         hint_fn = None
         if hints or train:
@@ -232,8 +232,8 @@ class LiveGame:
     def finish(self, wait: bool = True) -> None:
         """The source ended: finish the saves and hints; a game not over gets its standing as an unfinished result."""
         self._flush(self._frame)
-        if not self._result_sent:
-            self._result_sent = True
+        if self._result_key is None:
+            self._result_key = position_key(self.session)
             self._submit(self._frame, [{"event": "result", "frame": self._frame, **self.result_json(),
                                         "finished": False}], want_hint=False)
         self.worker.close(wait=wait)
@@ -280,9 +280,9 @@ class LiveGame:
         if not self._pending:
             return
         events, self._pending = self._pending, []
-        if self.session.is_over and not self._result_sent:
-            self._result_sent = True
-            events.append({"event": "result", "frame": frame, **self.result_json()})
+        if self.session.is_over and position_key(self.session) != self._result_key:
+            self._result_key = position_key(self.session)  # once a game; again if the end changes (Poker Shuffle:
+            events.append({"event": "result", "frame": frame, **self.result_json()})  # cards rearranged)
         position, self._hint_position = self._hint_position, None
         self._submit(frame, events, want_hint=position is not None, hint_position=position)
 

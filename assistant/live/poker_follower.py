@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.cards import Card
-from assistant.events import Play, TurnAndPlay
+from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.follower import Follower
 from assistant.live.problems import settle
@@ -40,6 +40,7 @@ FIT_RMS = 0.15  # a whole-grid fit whose cards miss their cells' centres by more
 # cells) is no grid: with a card between cells, any pitch leaves some card about a third of a cell off
 ANCHORS = 8  # cards whose positions are tried as a cell centre (any card near its centre will do)
 SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average (in cells) are not fitted again
+MOVED = 0.5  # Poker Shuffle: a card this far (card sizes) from where it was laid out has been moved
 TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
 
 
@@ -116,6 +117,7 @@ class PokerFollower(Follower):
     def __init__(self, session, apply):
         super().__init__(session, apply)
         self.cell: dict[Card, tuple[int, int]] = {}  # each placed card's physical cell (row, col), any origin
+        self.open_pos: dict[Card, np.ndarray] = {}  # Poker Shuffle: where each card was laid out open
         self.card_wh: np.ndarray | None = None  # a card's width and height along the grid's axes (pixels)
         self.angle = 0.0  # the grid's tilt against the image axes (radians, -45..45 degrees)
         self._angle_measured = False  # True once neighbours in a row or column show the tilt
@@ -139,6 +141,7 @@ class PokerFollower(Follower):
     def relearn(self) -> None:
         self.pos.clear()
         self.cell.clear()
+        self.open_pos.clear()
         self.card_wh = None
         self._angle_measured = False
         self._no_joint = None
@@ -149,13 +152,16 @@ class PokerFollower(Follower):
         if self.card_wh is None:
             return []
         self._note_known(view)
-        problem = settle(self.session, lambda: self._step(view), 4) or self._inconsistency(view)
+        problem = (settle(self.session, lambda: self._step(view), 4, after_end=self.state.rules.shuffle)
+                   or self._inconsistency(view))
         return self._problems.update(problem)
 
     def _step(self, view: TableView):
         st = self.state
         dealt = set(st.dealt)
         new = [c for c in view.cards if c not in dealt and view.sure(c)]
+        if st.rules.shuffle:
+            return self._step_shuffle(view, new)
         waiting = st.current
         if waiting is not None and waiting in view and waiting not in self.pos:
             return self._place(waiting, view[waiting].xy, turned=True)
@@ -171,6 +177,44 @@ class PokerFollower(Follower):
         if called is not None and c != called:
             return f"{c} is on the table, but the caller turned {called}"
         return self._place(c, view[c].xy, turned=False)
+
+    def _step_shuffle(self, view: TableView, new: list[Card]):
+        """Poker Shuffle: each card laid out open (in any heap or rows) joins the game where it lies; once all 25
+        are open and cards have moved since, a view of all 25 whole on one 5x5 grid is the player's arrangement:
+        every card is placed in its cell. A layout dealt as a grid is not taken for the arrangement until cards
+        have moved; an arrangement changed later (cards swapped within the grid) replaces the placements."""
+        st = self.state
+        if st.needs_card():
+            if not new:
+                return None
+            c = max(new, key=lambda c: view[c].share)
+            out = self.apply(Turn(c))
+            if out.ok:
+                self.open_pos[c] = view[c].xy
+                return True
+            return out.error
+        cards = list(st.dealt)
+        if any(c not in view or view[c].corners < 2 for c in cards):
+            return None
+        if not st.history and not any(np.hypot(*(view[c].xy - self.open_pos.get(c, view[c].xy)))
+                                      > MOVED * self.card_size for c in cards):
+            return None  # as laid out: the arrangement comes when the player has moved the cards
+        fit = self._fit_all(np.array([view[c].xy for c in cards]))
+        if fit is None or fit[0].max() >= SIZE:
+            return None  # not (yet) one 5x5 grid
+        cells = {c: (int(r), int(col)) for c, (r, col) in zip(cards, fit[0])}
+        if cells == self.cell:
+            return None
+        for _ in range(len(st.history)):  # rearranged: the old placements are taken back
+            self.apply(Undo())
+        for c, (r, col) in cells.items():
+            out = self.apply(Play(Placement(r, col), card=c))
+            if not out.ok:
+                return out.error
+            self.pos[c] = view[c].xy
+        self.cell, self.angle = cells, fit[2]
+        self._learn_angle()
+        return True
 
     def _place(self, card: Card, p: np.ndarray, *, turned: bool):
         cell = self.cell_of(p)

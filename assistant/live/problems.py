@@ -9,12 +9,12 @@ from __future__ import annotations
 PATIENCE = 4  # views a problem must persist before it is reported
 
 
-def settle(session, step, limit: int) -> str | None:
+def settle(session, step, limit: int, after_end: bool = False) -> str | None:
     """A follower's changes in one view: ``step()`` applies the next one and returns True, None when nothing is
-    left, or a text naming the problem that stops it. At most ``limit`` steps, none once the game is over.
-    Returns the problem, or None."""
+    left, or a text naming the problem that stops it. At most ``limit`` steps, none once the game is over (unless
+    ``after_end``: a Poker Shuffle's arrangement may still change). Returns the problem, or None."""
     for _ in range(limit):
-        if session.is_over:
+        if session.is_over and not after_end:
             return None
         done = step()
         if done is None:
