@@ -144,15 +144,16 @@ class TommyTable:
         return (x, y + 150.0 * self.row_slots[card])
 
 
-def tommy_policy(state: TommyState, rng) -> list:
-    """A plain player: up when it fits (mostly), else on a higher top, else an empty pile, else anywhere; new
-    places always at the lowest empty index (the camera numbers places as they appear)."""
-    legal = state.legal_moves()
-    up = [m for m in legal if m.source == "S" and m.target == "F"]
+def tommy_policy(state: TommyState, rng, k: int = 0):
+    """A plain player placing the ``k``-th turned card: up when it fits (mostly), else on a higher top, else an
+    empty pile, else anywhere; new places always at the lowest empty index (the camera numbers places as they
+    appear)."""
+    legal = [m for m in state.legal_moves() if m.source == "S" and (m.source_index or 0) == k]
+    up = [m for m in legal if m.target == "F"]
     if up and rng.random() < 0.9:
         return min(up, key=lambda m: (bool(state.foundations[m.target_index]) is False, m.target_index))
-    card = state.hand[0]
-    waste = [m for m in legal if m.source == "S" and m.target == "W"]
+    card = state.hand[k]
+    waste = [m for m in legal if m.target == "W"]
     empties = [m for m in waste if not state.waste[m.target_index]]
     higher = [m for m in waste if state.waste[m.target_index] and state.waste[m.target_index][-1].rank > card.rank]
     if higher and rng.random() < 0.8:
@@ -164,9 +165,24 @@ def tommy_policy(state: TommyState, rng) -> list:
 
 def _lowest_empty_foundation(state, move):
     if move.target == "F" and not state.foundations[move.target_index]:
-        empties = [f for f in range(4) if not state.foundations[f] and state.foundation_accepts(f, state.hand[0] if move.source == "S" else state.waste[move.source_index][-1])]
+        card = state.hand[move.source_index or 0] if move.source == "S" else state.waste[move.source_index][-1]
+        empties = [f for f in range(4) if not state.foundations[f] and state.foundation_accepts(f, card)]
         return type(move)(move.source, move.source_index, "F", min(empties))
     return move
+
+
+def _play_ups(script: Script, state: TommyState, table: TommyTable, rng) -> None:
+    """Now and then the player plays waste tops up, one still view each."""
+    while rng.random() < 0.7:
+        ups = [m for m in state.legal_moves() if m.source == "W" and m.target == "F"]
+        if not ups:
+            break
+        m = _lowest_empty_foundation(state, ups[0])
+        moved = state.waste[m.source_index][-1]
+        state.apply(m)
+        script.motion()
+        first = script.still(table.seen(state))
+        script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
 
 
 def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
@@ -205,16 +221,7 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
         if quick:
             script.truth.append({"event": "card", "card": str(card), "still_frame": first})
         script.truth.append({"event": "move", "card": str(card), "move": str(move), "still_frame": first})
-        while rng.random() < 0.7:
-            ups = [m for m in state.legal_moves() if m.source == "W" and m.target == "F"]
-            if not ups:
-                break
-            m = _lowest_empty_foundation(state, ups[0])
-            moved = state.waste[m.source_index][-1]
-            state.apply(m)
-            script.motion()
-            first = script.still(table.seen(state))
-            script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
+        _play_ups(script, state, table, rng)
     script.still(table.seen(state), 20)  # the player looks at the result
     return script, state
 
@@ -244,21 +251,7 @@ def four_at_a_time_script(seed: int, cam: Camera | None = None, in_row: bool = F
         while state.hand:
             k = int(rng.integers(len(state.hand)))
             card = state.hand[k]
-            legal = [m for m in state.legal_moves() if m.source_index == k]
-            up = [m for m in legal if m.target == "F"]
-            higher = [m for m in legal if m.target == "W" and state.waste[m.target_index]
-                      and state.waste[m.target_index][-1].rank > card.rank]
-            empty = [m for m in legal if m.target == "W" and not state.waste[m.target_index]]
-            if up and rng.random() < 0.9:
-                move = min(up, key=lambda m: (not state.foundations[m.target_index], m.target_index))
-            elif higher and rng.random() < 0.8:
-                move = min(higher, key=lambda m: state.waste[m.target_index][-1].rank)
-            elif empty:
-                move = empty[0]
-            else:
-                move = [m for m in legal if m.target == "W"][int(rng.integers(4))]
-            if move.target == "F" and not state.foundations[move.target_index]:
-                move = min((m for m in up if not state.foundations[m.target_index]), key=lambda m: m.target_index)
+            move = _lowest_empty_foundation(state, tommy_policy(state, rng, k))
             state.apply(move)
             script.motion()
             first = script.still(table.seen(state))
@@ -269,16 +262,7 @@ def four_at_a_time_script(seed: int, cam: Camera | None = None, in_row: bool = F
             batch_truth = script.truth[-2 * len(batch):]
             script.truth[-2 * len(batch):] = ([e for e in batch_truth if e["event"] == "card"]
                                               + [e for e in batch_truth if e["event"] == "move"])
-        while rng.random() < 0.7:
-            ups = [m for m in state.legal_moves() if m.source == "W" and m.target == "F"]
-            if not ups:
-                break
-            m = _lowest_empty_foundation(state, ups[0])
-            moved = state.waste[m.source_index][-1]
-            state.apply(m)
-            script.motion()
-            first = script.still(table.seen(state))
-            script.truth.append({"event": "move", "card": str(moved), "move": str(m), "still_frame": first})
+        _play_ups(script, state, table, rng)
     script.still(table.seen(state), 20)
     return script, state
 
