@@ -19,6 +19,9 @@ lines up with the waste piles and not with a foundation (the first Ace always go
 foundations share their row); before the turned spot is known, a card at a new spot is taken as turned (in hand)
 and placed there once the next card appears. A card the player renames is placed again by where it lies
 (``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
+
+Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
+or straight from the hand (the player's way is learned from the first batch: ``_step_batch``).
 """
 
 from __future__ import annotations
