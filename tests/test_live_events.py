@@ -14,9 +14,9 @@ import re
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Seen, drop_frames, four_at_a_time_script, hands_over_still_table, hands_while_it_lies,
-                      lift_and_put_back, misread_single_frames, poker_script, poker_shuffle_script, run_script,
-                      tommy_script)
+from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_still_table,
+                      hands_while_it_lies, lift_and_put_back, misread_single_frames, poker_script, poker_shuffle_script,
+                      run_script, tommy_script)
 
 from assistant.cards import Card
 from assistant.deals import deal_order
@@ -469,3 +469,17 @@ def test_a_placed_poker_card_read_only_at_a_new_spot_is_said_to_be_moved_or_a_mi
     warnings = [e["message"] for e in events if e["event"] == "warning"]
     assert any(f"{first} is read off its cell: if it was moved, put it back; if a new card lies there" in w
                for w in warnings), warnings
+
+
+def test_a_poker_shuffle_resumed_with_all_25_cards_open_still_takes_the_arrangement():
+    """A game saved with the 25 cards laid out and resumed with the camera: where they lie at the restart is where
+    they were laid out, so the grid they are moved into is still taken as the arrangement."""
+    script, rows = poker_shuffle_script(1)
+    laid_out = max(e["still_frame"] for e in script.truth if e["event"] == "card") + 12
+    rest = Script(script.rng, script.cam)
+    rest.frames, script.frames = script.frames[laid_out:], script.frames[:laid_out]
+    session = Session.new("poker", "american-shuffle")
+    run_script(session, script)
+    assert len(session.state.pending) == 25 and not session.state.history
+    events = run_script(session, rest)  # a new LiveGame on the saved game: nothing learned yet
+    assert [e["rows"] for e in events if e["event"] == "result"][-1] == rows

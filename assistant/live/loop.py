@@ -280,9 +280,10 @@ class LiveGame:
         if not self._pending:
             return
         events, self._pending = self._pending, []
-        if self.session.is_over and position_key(self.session) != self._result_key:
-            self._result_key = position_key(self.session)  # once a game; again if the end changes (Poker Shuffle:
-            events.append({"event": "result", "frame": frame, **self.result_json()})  # cards rearranged)
+        end = position_key(self.session) if self.session.is_over else None
+        if end is not None and end != self._result_key:  # once a game; again if the end changes (Poker Shuffle:
+            self._result_key = end  # cards rearranged)
+            events.append({"event": "result", "frame": frame, **self.result_json()})
         position, self._hint_position = self._hint_position, None
         self._submit(frame, events, want_hint=position is not None, hint_position=position)
 

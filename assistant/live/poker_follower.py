@@ -194,6 +194,9 @@ class PokerFollower(Follower):
                 return True
             return out.error
         cards = list(st.dealt)
+        for c in cards:  # a resumed game: where the open cards lie now
+            if c in view:
+                self.open_pos.setdefault(c, view[c].xy)
         if any(c not in view or view[c].corners < 2 for c in cards):
             return None
         if not st.history and not any(np.hypot(*(view[c].xy - self.open_pos.get(c, view[c].xy)))
