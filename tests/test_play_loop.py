@@ -102,3 +102,16 @@ def test_four_at_a_time_is_hinted_for_the_whole_batch_and_the_player_types_the_h
     card, target = first.split(">")
     assert str(session.state.history[-1]).endswith(target) and card not in [str(c) for c in session.state.hand]
     assert text.count("Where to put") == 2
+
+
+def test_a_move_naming_a_card_not_in_hand_says_which_cards_are_turned():
+    import pytest
+
+    from assistant.games.tommy import MoveParseError
+
+    session = Session.new("tommy", "four-at-a-time", seed=3)
+    for _ in range(4):
+        session.turn()
+    hand = " ".join(str(c) for c in session.state.hand)
+    with pytest.raises(MoveParseError, match=f"Kc is not a turned card to place \\(turned: {hand}\\)"):
+        session.kind.parse_move("Kc>W0", session.state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from assistant.cards import Card, CardError
 from assistant.deals import deal_order
 from assistant.games.poker import Placement, PokerRules, PokerState
-from assistant.games.tommy import Move, TommyRules, TommyState, compare_results
+from assistant.games.tommy import Move, MoveParseError, TommyRules, TommyState, compare_results
 
 
 class TommyKind:
@@ -506,6 +506,9 @@ def expand_tommy_shorthand(text: str, state: TommyState) -> str:
         if card is not None and card in state.hand:
             k = state.hand.index(card)
             return f"S>{target}" if len(state.hand) == 1 else f"S{k}>{target}"
+        if card is not None:
+            turned = " ".join(str(c) for c in state.hand) or "none"
+            raise MoveParseError(f"{card} is not a turned card to place (turned: {turned})")
     if len(state.hand) == 1 and (t[:1] in ("W", "F") and t[1:].isdigit()):
         return f"S>{t}"
     if len(state.hand) == 1 and t.isdigit() and len(t) == 1:
