@@ -15,6 +15,8 @@ from assistant.cards import Card
 from assistant.live.problems import ProblemReport
 from assistant.live.table_view import TableView
 
+MOVED = 0.5  # a card of the game seen this far (card sizes) from where it lay has been moved
+
 
 class Follower:
     """The shared part: the session, where each card of the game was seen, the problem being reported."""

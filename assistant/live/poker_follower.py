@@ -23,7 +23,7 @@ import numpy as np
 from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
-from assistant.live.follower import Follower
+from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
 from assistant.live.table_view import TableView
 
@@ -40,7 +40,6 @@ FIT_RMS = 0.15  # a whole-grid fit whose cards miss their cells' centres by more
 # cells) is no grid: with a card between cells, any pitch leaves some card about a third of a cell off
 ANCHORS = 8  # cards whose positions are tried as a cell centre (any card near its centre will do)
 SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average (in cells) are not fitted again
-MOVED = 0.5  # Poker Shuffle: a card this far (card sizes) from where it was laid out has been moved
 TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
 
 

@@ -34,14 +34,13 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.follower import Follower
+from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
 from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
 # (fans are 0.15-0.3 of a card; neighbouring piles 0.7-0.9 apart)
-MOVED = 0.5  # a known card seen this far from where it lay has moved
 AWAY = 1.2  # a card of the game read this far from its place is read somewhere else (not just nudged)
 FREE = 0.6  # a new place is at least this far from every card on the table (neighbouring piles: ~0.75)
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
