@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.benchmarks.camera import _trim
+from assistant.benchmarks.camera import _trim, compare
 from assistant.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -118,3 +118,31 @@ def test_a_camera_that_is_not_there_is_one_plain_line_without_opencvs_own_log():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert out.stderr.splitlines() == [out.stderr.strip()] and "camera 9 cannot be opened" in out.stderr
+
+
+def test_the_camera_benchmark_judges_a_four_at_a_time_move_by_its_card_not_its_hand_position():
+    """From the hand, the camera learns the cards in the order they are laid, not the order turned: the same
+    card placed on the same pile is the same move whatever its hand index."""
+    truth = {"game": "tommy", "fps": 15, "result": {"won": False, "foundation_cards": 0},
+             "events": [{"event": "card", "card": "5s", "still_frame": 10},
+                        {"event": "card", "card": "Kd", "still_frame": 20},
+                        {"event": "move", "card": "5s", "move": "S1>W0", "still_frame": 20},
+                        {"event": "move", "card": "Kd", "move": "S0>W1", "still_frame": 20}]}
+    seen = [{"event": "card", "card": "5s", "frame": 12}, {"event": "card", "card": "Kd", "frame": 22},
+            {"event": "move", "card": "5s", "move": "S0>W0", "frame": 22},
+            {"event": "move", "card": "Kd", "move": "S0>W1", "frame": 23},
+            {"event": "result", "won": False, "foundation_cards": 0}]
+    assert compare(truth, seen)["exact"]
+    wrong_pile = seen[:3] + [{**seen[3], "move": "S0>W2"}] + seen[4:]
+    assert compare(truth, wrong_pile)["wrong"] == 1
+
+
+def test_a_four_at_a_time_clip_is_followed_batch_by_batch_from_the_row_beside_the_stock(capsys):
+    """The real reader on a rendered clip: each batch's four cards turned as they are laid in the row, then each
+    placed as it moves to its pile, and the waste top played up after."""
+    clip = FIXTURES / "game_clip_tommy_four.mp4"
+    truth = json.loads(clip.with_suffix(".json").read_text())
+    events = play_json(capsys, "tommy", clip, "--variant", "four-at-a-time", "--no-hints")
+    report = compare(truth, events)
+    assert report["exact"], report
+    assert report["moves_right"] == report["moves"] == 9

@@ -42,15 +42,18 @@ def video_frames(path: Path) -> int:
 
 
 def replay_tommy(truth: dict) -> TommyState:
-    """Sir Tommy: each turned card comes next in ``deal_order(seed)``, and every move is legal."""
-    state = TommyState("standard", deal_order(truth["seed"]))
+    """Sir Tommy: the turned cards come in ``deal_order(seed)`` (four at a time: a batch turned whole before any
+    is placed), each move moves the card it names, and every move is legal."""
+    state = TommyState(truth["variant"] or "standard", deal_order(truth["seed"]))
     for e in truth["events"]:
         if e["event"] != "move":
             continue
-        if e["move"].startswith("S>"):
-            assert str(state.turn_next()) == e["card"]
+        src = e["move"].split(">")[0]
+        if src.startswith("S"):
+            while state.needs_card():
+                state.turn_next()
+            assert str(state.hand[int(src[1:] or 0)]) == e["card"]
         else:
-            src = e["move"].split(">")[0]
             assert str(state.waste[int(src[1])][-1]) == e["card"]
         assert state.is_legal(e["move"]), (e, str(state))
         state.apply(e["move"])
@@ -127,6 +130,48 @@ def test_a_poker_game_replays_and_its_rows_are_the_grid_as_seen(faces, tmp_path)
     assert score_grid(cells, "american").total == truth["result"]["american"]
     assert [e["card"] for e in truth["events"] if e["event"] == "card"] == [str(c) for c in deal_order(7)[:25]]
     assert truth["frames"] == video_frames(tmp_path / "poker.mp4")
+
+
+@pytest.mark.parametrize("in_row", [True, False], ids=["laid-in-a-row", "from-the-hand"])
+def test_four_at_a_time_turns_each_batch_whole_before_placing_it(faces, tmp_path, in_row):
+    options = VideoOptions(**{**SMALL.__dict__, "hand_row": 1.0 if in_row else 0.0})
+    r, truth = render(play_tommy(6, variant="four-at-a-time"), faces, tmp_path, options=options)
+    state = replay_tommy(truth)
+    assert state.is_terminal() and truth["result"]["foundation_cards"] == state.foundation_cards()
+    assert ("hand_row" in truth["layout"]) == in_row
+    events = [e for e in truth["events"] if e["event"] == "card" or e["move"].startswith("S")]
+    order = [str(c) for c in deal_order(6)]
+    for b in range(13):  # 52 cards, four at a time
+        cards, moves = events[8 * b: 8 * b + 4], events[8 * b + 4: 8 * b + 8]
+        assert all(e["event"] == "card" for e in cards) and all(e["event"] == "move" for e in moves)
+        assert sorted(e["card"] for e in cards) == sorted(e["card"] for e in moves) == sorted(order[4 * b: 4 * b + 4])
+        laid = {e["card"]: e["still_frame"] for e in moves}
+        if in_row:  # seen in the row, in the order turned, before any is placed
+            assert [e["card"] for e in cards] == order[4 * b: 4 * b + 4]
+            assert max(e["still_frame"] for e in cards) < min(laid.values())
+        else:  # seen first where it is laid
+            assert all(e["still_frame"] == laid[e["card"]] for e in cards)
+    for e in truth["events"]:
+        assert e["card"] in r.moving_trace[e["still_frame"] - 1] and e["card"] not in r.moving_trace[e["still_frame"]]
+
+
+def test_a_poker_shuffle_is_laid_out_open_then_arranged_as_the_result_says(faces, tmp_path):
+    script = play_poker(9, variant="english-shuffle")
+    r, truth = render(script, faces, tmp_path, seed=4)
+    cards = [e for e in truth["events"] if e["event"] == "card"]
+    moves = [e for e in truth["events"] if e["event"] == "move"]
+    assert truth["events"] == cards + moves and len(cards) == len(moves) == 25
+    assert [e["card"] for e in cards] == [e["card"] for e in moves] == [str(c) for c in deal_order(9)[:25]]
+    rows = truth["result"]["rows"]
+    assert all(rows[e["cell"][0]][e["cell"][1]] == e["card"] for e in moves)
+    (arranged,) = {e["still_frame"] for e in moves}  # placed at once, when the last card lies in the grid
+    assert arranged > max(e["still_frame"] for e in cards)
+    assert r.moving_trace[arranged - 1] and not r.moving_trace[arranged]  # the last card came to rest there
+    cells = [Card.parse(c) for row in rows for c in row]
+    assert score_grid(cells, "english").total == truth["result"]["english"]
+    assert truth["result"]["english"] >= 70  # the shuffle solver's arrangement, not a random one
+    for x, y in [*truth["layout"]["cells"].values(), *truth["layout"]["spread"]]:
+        assert 0 <= x < truth["width"] and 0 <= y < truth["height"]
 
 
 def test_the_same_seed_renders_the_same_truth(faces, tmp_path):

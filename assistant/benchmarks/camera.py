@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -92,17 +93,22 @@ def follow(video: Path, truth: dict, hints: bool, budget_ms: float, threads: int
 def _key(e: dict, final_cells: dict | None = None) -> tuple:
     if e["event"] == "card":
         return ("card", e["card"])
-    if "move" in e:
-        return ("move", e["card"], e["move"])
+    if "move" in e:  # four at a time: the card names the hand position (S2>W0 is S>W0 of that card)
+        return ("move", e["card"], re.sub(r"^S\d", "S", e["move"]))
     return ("move", e["card"], tuple(final_cells.get(e["card"], ())) if final_cells is not None else None)
 
 
 def compare(truth: dict, events: list[dict]) -> dict:
-    """Events against the truth, aligned in order (Poker moves judged by where the card is in the final grid)."""
+    """Events against the truth, aligned in order (Poker moves judged by where the card is in the final grid;
+    Poker Shuffle's cards and moves in any order; four at a time's batches as in ``_batches_in_order``)."""
     fps = float(truth["fps"])
     got = [e for e in events if e["event"] in ("card", "move")]
     want = [e for e in truth["events"] if e["event"] in ("card", "move")]
-    result = next((e for e in events if e["event"] == "result"), None)
+    if "shuffle" in (truth.get("variant") or ""):  # Poker Shuffle: laid out and placed in any order
+        got, want = (sorted(x, key=lambda e: (e["event"] == "move", e["card"])) for x in (got, want))
+    elif truth["game"] == "tommy":
+        got, want = _batches_in_order(got), _batches_in_order(want)
+    result = next((e for e in reversed(events) if e["event"] == "result"), None)  # the last word on the game
     poker = truth["game"] == "poker"
     got_cells = _cells(_trim(result["rows"])) if poker and result else {}
     want_cells = _cells(_trim(truth["result"]["rows"])) if poker else {}
@@ -140,6 +146,31 @@ def compare(truth: dict, events: list[dict]) -> dict:
             "extra": extra, "warnings": sum(1 for e in events if e["event"] == "warning"),
             "card_latency_s": _stats(card_latency), "hint_latency_s": _stats(hint_latency),
             "_card_latencies": card_latency, "_hint_latencies": hint_latency}
+
+
+def _batches_in_order(events: list[dict]) -> list[dict]:
+    """Four at a time: the cards of a batch are turned in any order, and its cards laid on different places
+    commute: each run of card events sorted by card, each run of placements by place (in order within a place)."""
+    out, run = [], []
+
+    def flush():
+        kind = run[0]["event"] if run else None
+        out.extend(sorted(run, key=lambda e: e["card"]) if kind == "card" else
+                   sorted(run, key=lambda e: e["move"].split(">")[1]))
+        run.clear()
+
+    for e in events:
+        placing = e["event"] == "move" and e["move"].startswith("S")
+        if e["event"] != "card" and not placing:
+            flush()
+            out.append(e)
+        elif run and (run[0]["event"] != e["event"]):
+            flush()
+            run.append(e)
+        else:
+            run.append(e)
+    flush()
+    return out
 
 
 def _cells(rows) -> dict:

@@ -3,7 +3,9 @@
 The renderer (``vision.training.game_video``) knows no rules; it draws what this script says. The player follows
 a simple heuristic and deviates from it at random (legal moves only), as a person does: Sir Tommy cards go up
 when they fit (mostly), else on a waste pile whose top is just above them, an empty one, or anywhere; waste tops
-are played up at once or some turns later. Poker cards go where their rank or suit already lies, or anywhere.
+are played up at once or some turns later (four at a time: the four turned cards are placed in an order of the
+player's own, then tops go up). Poker cards go where their rank or suit already lies, or anywhere; in Poker
+Shuffle all 25 are laid out open first, then moved one by one into the arrangement the shuffle solver finds.
 
 Convention (so that engine indices are the order in which places first appear on the table): a card put on an
 EMPTY waste pile, or an Ace on an EMPTY foundation, always takes the lowest-index empty pile / foundation.
@@ -11,8 +13,11 @@ EMPTY waste pile, or an Ace on an EMPTY foundation, always takes the lowest-inde
 Script steps (engine indices; plain data, JSON-ready):
 
     Sir Tommy: {"kind": "turn", "card": "Qh"}                              the next stock card is turned
-               {"kind": "move", "card": "Qh", "move": "S>W2"}              a move (S>Wi, S>Fj, Wi>Fj)
+               {"kind": "move", "card": "Qh", "move": "S>W2"}              a move (S>Wi, S>Fj, Wi>Fj; four at
+                                                                           a time: S0..S3, the hand position)
     Poker:     {"kind": "place", "card": "Qh", "cell": [r, c]}             the caller's next card into a cell
+    Shuffle:   {"kind": "open", "card": "Qh"}, ... x 25                    laid out open, apart from the grid
+               {"kind": "place", "card": "Qh", "cell": [r, c]}, ... x 25   then moved into its cell
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ import numpy as np
 from assistant.cards import Card
 from assistant.deals import deal_order
 
-TOMMY_VARIANTS = ("standard",)
-POKER_VARIANTS = ("american", "english", "american-adjacent", "english-adjacent")
+TOMMY_VARIANTS = ("standard", "four-at-a-time")
+POKER_VARIANTS = ("american", "english", "american-adjacent", "english-adjacent", "american-shuffle",
+                  "english-shuffle")
 
 
 def play_tommy(seed: int, turns: int | None = None, variant: str = "standard", *, player_seed: int | None = None,
@@ -40,7 +46,7 @@ def play_tommy(seed: int, turns: int | None = None, variant: str = "standard", *
     steps: list[dict] = []
 
     def do(move: Move) -> None:
-        card = state.hand[0] if move.source == "S" else state.waste[move.source_index][-1]
+        card = state.hand[move.source_index or 0] if move.source == "S" else state.waste[move.source_index][-1]
         state.apply(move)
         steps.append({"kind": "move", "card": str(card), "move": str(move)})
 
@@ -56,10 +62,12 @@ def play_tommy(seed: int, turns: int | None = None, variant: str = "standard", *
 
     turned = 0
     while state.needs_card() and (turns is None or turned < turns):
-        card = state.turn_next()
-        turned += 1
-        steps.append({"kind": "turn", "card": str(card)})
-        do(_tommy_choice(state, card, rng, follow))
+        while state.needs_card():  # one card, or four at a time
+            steps.append({"kind": "turn", "card": str(state.turn_next())})
+            turned += 1
+        while state.hand:  # placed in an order of the player's own
+            k = int(rng.integers(len(state.hand))) if len(state.hand) > 1 else 0
+            do(_tommy_choice(state, k, rng, follow))
         play_up(0.55)
     if turns is None:
         play_up(1.0)
@@ -78,11 +86,10 @@ def _lowest_empty_foundation(state, move):
     return move
 
 
-def _tommy_choice(state, card: Card, rng: np.random.Generator, follow: float):
-    """The move for the turned ``card``: up if it fits (mostly), else a waste pile by a simple heuristic."""
-    from assistant.games.tommy_rules import Move
-
-    legal = state.legal_moves()
+def _tommy_choice(state, k: int, rng: np.random.Generator, follow: float):
+    """The move for the ``k``-th turned card: up if it fits (mostly), else a waste pile by a simple heuristic."""
+    card = state.hand[k]
+    legal = [m for m in state.legal_moves() if m.source == "S" and (m.source_index or 0) == k]
     ups = [_lowest_empty_foundation(state, m) for m in legal if m.target == "F"]
     if ups and rng.random() < 0.9:
         return ups[int(rng.integers(len(ups)))]
@@ -101,7 +108,7 @@ def _tommy_choice(state, card: Card, rng: np.random.Generator, follow: float):
         best = int(rng.integers(4))
     if not state.waste[best]:
         best = lowest_empty  # an empty pile: always the lowest-index one
-    return Move("S", None, "W", best)
+    return next(m for m in legal if m.target == "W" and m.target_index == best)
 
 
 def play_poker(seed: int, cards: int = 25, variant: str = "american", *, player_seed: int | None = None,
@@ -114,6 +121,10 @@ def play_poker(seed: int, cards: int = 25, variant: str = "american", *, player_
         raise ValueError(f"Poker videos support {', '.join(POKER_VARIANTS)}, not {variant!r}")
     rng = np.random.default_rng([seed, 9002 if player_seed is None else player_seed])
     state = PokerState(PokerRules.preset(variant))
+    if state.rules.shuffle:
+        if cards != 25:
+            raise ValueError("a Poker Shuffle video lays out all 25 cards")
+        return _play_shuffle(seed, state, rng, variant)
     steps: list[dict] = []
     for card in deal_order(seed)[: max(0, min(cards, 25))]:
         state.turn(card)
@@ -130,6 +141,25 @@ def play_poker(seed: int, cards: int = 25, variant: str = "american", *, player_
             "result": {"grid": [str(c) if c else None for c in state.cells],
                        "american": state.score("american").total, "english": state.score("english").total,
                        "finished": complete}}
+
+
+def _play_shuffle(seed: int, state, rng: np.random.Generator, variant: str) -> dict:
+    """Poker Shuffle: all 25 cards laid out open, then moved one by one, in a random order, into the arrangement
+    the shuffle solver finds (a fixed amount of work: the same script on any machine)."""
+    from assistant.advisors.shuffle_solver import solve
+    from assistant.games.poker import Placement
+
+    cards = deal_order(seed)[:25]
+    steps: list[dict] = [{"kind": "open", "card": str(state.turn(c))} for c in cards]
+    arrangement = solve(cards, state.rules.scoring, rng, restarts=4).cells
+    for i in rng.permutation(25):
+        cell = Placement.from_cell(int(i))
+        state.place(cell, arrangement[int(i)])
+        steps.append({"kind": "place", "card": str(arrangement[int(i)]), "cell": [cell.row, cell.col]})
+    return {"game": "poker", "variant": variant, "seed": seed, "steps": steps,
+            "result": {"grid": [str(c) if c else None for c in state.cells],
+                       "american": state.score("american").total, "english": state.score("english").total,
+                       "finished": state.is_terminal()}}
 
 
 def _poker_cell_score(state, card: Card, r: int, c: int) -> float:

@@ -3,7 +3,9 @@
 ``render_game(script, faces, out_stem)`` draws a game script (``assistant.benchmarks.video_games``: the engine's
 turns and moves, plain data) as it looks through a webcam: a table, the cards laid out (Sir Tommy: stock face
 down, the turned card beside it, four foundations in a row, four waste piles fanned downwards so each covered
-card's corner shows; Poker: a 5x5 grid with gaps and no lines, slightly crooked cards), a procedural hand that
+card's corner shows, four at a time: the four turned cards laid in a row beside the stock first, or each carried
+from the stock straight to its place; Poker: a 5x5 grid with gaps and no lines, slightly crooked cards, Poker
+Shuffle: the 25 cards laid out open in rows of seven beside it first), a procedural hand that
 takes each card from the stock (or from off-screen), carries it face up to its place, lets go and leaves, hands
 that pass over the table and move nothing, motion blur, camera shake, slow light changes, sensor noise and
 JPEG-like compression. Writes ``out_stem.mp4`` (OpenCV, 'mp4v') and ``out_stem.json``, the ground truth:
@@ -12,6 +14,8 @@ JPEG-like compression. Writes ``out_stem.mp4`` (OpenCV, 'mp4v') and ``out_stem.j
      "events": [{"event": "card", "card": "Qh", "still_frame": F},      the card lies still, face up, first time
                 {"event": "move", "card": "Qh", "move": "S>W2", "still_frame": F},     Sir Tommy
                 {"event": "move", "card": "Qh", "cell": [r, c], "still_frame": F}],    Poker, cell as seen
+     (four at a time: a batch's card events come before its moves, which the engine takes only once all are
+     turned; Poker Shuffle: 25 card events, then the moves in the same order, all at the arrangement's still frame)
      "result": {"won", "foundation_cards", "finished"} | {"rows", "american", "english", "finished"},
      "layout": {...}}
 
@@ -114,9 +118,10 @@ class Table:
         return x + dx, y + dy, da
 
 
-def tommy_table(rng: np.random.Generator, ch: float, cw_ratio: float) -> tuple[Table, dict]:
+def tommy_table(rng: np.random.Generator, ch: float, cw_ratio: float, hand_row: bool = False) -> tuple[Table, dict]:
     """Stock, turned card, four foundations, four waste piles fanned downwards; the arrangement, mirroring and the
-    physical order of the engine's piles and foundations are drawn at random."""
+    physical order of the engine's piles and foundations are drawn at random. ``hand_row`` (four at a time): four
+    places "H0".."H3" one under another on the far side of the stock, where the turned cards wait face up."""
     cw = ch * cw_ratio
     gap = ch * rng.uniform(0.12, 0.3)
     fan = ch * rng.uniform(0.24, 0.3)
@@ -142,6 +147,9 @@ def tommy_table(rng: np.random.Generator, ch: float, cw_ratio: float) -> tuple[T
         x_w = step + gap * rng.uniform(1.0, 2.5)
         for i in range(4):
             places[f"W{i}"] = (x_w + step * w_perm[i], y_f)
+    if hand_row:
+        for k in range(4):
+            places[f"H{k}"] = (-step, k * (ch + gap * 0.5))
     if mirrored:
         places = {k: (-x, y) for k, (x, y) in places.items()}
     table = Table(ch=ch, cw=cw, places=places, fan=(0.0, fan))
@@ -163,10 +171,15 @@ def tommy_extent(table: Table, max_piles: list[int]) -> np.ndarray:
     return np.array(pts)
 
 
-def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float) -> Table:
+def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float, spread: bool = False) -> Table:
+    """The 5x5 grid's cells "r,c"; ``spread`` (Poker Shuffle): 25 places "L0".."L24" in rows of seven to the left
+    of the grid, where the cards are laid out open first."""
     cw = ch * cw_ratio
     gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)
     places = {f"{r},{c}": (c * (cw + gx), r * (ch + gy)) for r in range(5) for c in range(5)}
+    if spread:
+        for k in range(25):
+            places[f"L{k}"] = ((k % 7 - 7) * (cw + gx) - cw * 0.6, (k // 7) * (ch + gy))
     return Table(ch=ch, cw=cw, places=places)
 
 
@@ -186,6 +199,7 @@ class VideoOptions:
     still: tuple[float, float] = (0.4, 1.5)  # seconds the table is still between moves
     hand_passes: float = 0.1  # chance of a hand passing over the table between moves
     two_step: float = 0.6  # Sir Tommy: chance a turned card is laid beside the stock first
+    hand_row: float = 0.5  # four at a time: chance the player lays the four in a row first (else from the hand)
     noise: tuple[float, float] = (1.5, 4.0)
     jpeg: tuple[int, int] = (55, 85)
     max_rotation: float = 8.0  # degrees of tilt around the quarter turn
@@ -217,7 +231,10 @@ class GameRenderer:
         rng, o = self.rng, self.opt
         fh, fw = next(iter(faces.values())).shape[:2]
         cw_ratio = fw / fh
-        k = int(rng.choice(o.quarter_turns))
+        turns = o.quarter_turns
+        if any(st["kind"] == "open" for st in self.script["steps"]):  # a table twice as wide as a grid: the
+            turns = tuple(t for t in turns if t % 2 == 0) or turns       # camera's long side along it
+        k = int(rng.choice(turns))
         angle = 90.0 * k + rng.uniform(-o.max_rotation, o.max_rotation)
         tilt = rng.uniform(0.0, 0.25)
         tilt_dir = rng.uniform(0, 2 * math.pi)
@@ -227,12 +244,16 @@ class GameRenderer:
         unit = 100.0  # layout first in units where a card is 100 px high, then scaled
         if self.game == "tommy":
             piles = self._max_piles()
-            table, info = tommy_table(rng, unit, cw_ratio)
+            # four at a time: the player's way (a row beside the stock, or straight from the hand), kept all game
+            self.hand_row = self.script.get("variant") == "four-at-a-time" and bool(rng.random() < o.hand_row)
+            table, info = tommy_table(rng, unit, cw_ratio, self.hand_row)
             ext = tommy_extent(table, piles)
         else:
-            table, info = poker_table(rng, unit, cw_ratio), {}
+            spread = any(st["kind"] == "open" for st in self.script["steps"])  # Poker Shuffle
+            table, info = poker_table(rng, unit, cw_ratio, spread), {}
             hw, hh = table.cw / 2 * 1.15, table.ch / 2 * 1.1
-            used = {f"{st['cell'][0]},{st['cell'][1]}" for st in self.script["steps"]} or {"2,2"}
+            used = {f"{st['cell'][0]},{st['cell'][1]}" for st in self.script["steps"] if "cell" in st} or {"2,2"}
+            used |= {name for name in table.places if name.startswith("L")}
             ext = np.array([(x + sx * hw, y + sy * hh) for name, (x, y) in table.places.items() if name in used
                             for sx in (-1, 1) for sy in (-1, 1)])  # a partial game: only the cells it uses
         centre = (ext.min(axis=0) + ext.max(axis=0)) / 2
@@ -557,7 +578,9 @@ class GameRenderer:
         while i < len(steps):
             st = steps[i]
             self._maybe_pass()
-            if st["kind"] == "turn":
+            if st["kind"] == "turn" and steps[i + 1]["kind"] == "turn":
+                i = self._play_batch(steps, i)
+            elif st["kind"] == "turn":
                 card = st["card"]
                 nxt = steps[i + 1]
                 assert nxt["kind"] == "move" and nxt["card"] == card and nxt["move"].startswith("S>"), nxt
@@ -591,6 +614,49 @@ class GameRenderer:
                 i += 1
             self.still()
 
+    def _play_batch(self, steps: list[dict], i: int) -> int:
+        """Four at a time from step ``i``: the turned cards laid in the row beside the stock and then each moved to
+        its place, or each carried from the stock straight to its place (the camera first sees it there); returns
+        the index of the step after the batch's placements."""
+        t = self.table
+        batch = []
+        while i < len(steps) and steps[i]["kind"] == "turn":
+            batch.append(steps[i]["card"])
+            i += 1
+        places = []
+        while i < len(steps) and steps[i]["kind"] == "move" and steps[i]["move"].startswith("S"):
+            places.append(steps[i])
+            i += 1
+        assert sorted(st["card"] for st in places) == sorted(batch), (batch, places)
+        stock_pose = (*t.places["stock"], self.stock_angle)
+
+        def pick_stock():
+            t.stock -= 1
+            self.rebuild_static()
+
+        moves = []
+        if self.hand_row:
+            for k, card in enumerate(batch):
+                f = self.carry(card, stock_pose, self._next_pose(f"H{k}", card), True, pick_stock,
+                               lambda k=k, card=card: self.lay(f"H{k}", card))
+                self.events.append({"event": "card", "card": card, "still_frame": f})
+                self.still(0.3, 0.8)
+            self.still(0.5, 1.5)  # the player looks at the four
+        for st in places:
+            card, dst = st["card"], st["move"].split(">")[1]
+            if self.hand_row:
+                k = batch.index(card)
+                f = self.carry(card, t.pose(f"H{k}", 0, card), self._next_pose(dst, card), False,
+                               lambda k=k: self.lift(f"H{k}"), lambda dst=dst, card=card: self.lay(dst, card))
+            else:
+                f = self.carry(card, stock_pose, self._next_pose(dst, card), True, pick_stock,
+                               lambda dst=dst, card=card: self.lay(dst, card))
+                self.events.append({"event": "card", "card": card, "still_frame": f})
+            moves.append({"event": "move", "card": card, "move": st["move"], "still_frame": f})
+            self.still(0.3, 0.8)
+        self.events += moves  # the engine places no card before the whole batch is turned
+        return i
+
     def _next_pose(self, place: str, card: str) -> tuple[float, float, float]:
         """Where ``card`` will lie when laid on ``place`` now (its jitter drawn here and kept)."""
         t = self.table
@@ -606,11 +672,25 @@ class GameRenderer:
         self.rebuild_static()
 
     def _play_poker(self) -> None:
+        opened: list[str] = []  # Poker Shuffle: the cards laid out open, in order
+        moves, arranged = [], None
         for st in self.script["steps"]:
             self._maybe_pass()
             card = st["card"]
-            r, c = st["cell"]
-            place = f"{r},{c}"
+            if st["kind"] == "place" and card in opened:  # Poker Shuffle: moved from the spread into its cell
+                src, (r, c) = f"L{opened.index(card)}", st["cell"]
+                f = self.carry(card, self.table.pose(src, 0, card), self._next_pose(f"{r},{c}", card), False,
+                               lambda src=src: self.lift(src), lambda r=r, c=c, card=card: self.lay(f"{r},{c}", card))
+                moves.append({"event": "move", "card": card, "cell": self.seen_cell(r, c)})
+                arranged = f
+                self.still()
+                continue
+            if st["kind"] == "open":
+                place = f"L{len(opened)}"
+                opened.append(card)
+            else:
+                r, c = st["cell"]
+                place = f"{r},{c}"
             entry = self.entry_point()
             start_pose = (entry[0], entry[1], self.rng.uniform(-30, 30))
             face_down = bool(self.rng.random() < 0.4)
@@ -622,11 +702,15 @@ class GameRenderer:
             self.lay(place, card)
             f = self.frame_index
             self.events.append({"event": "card", "card": card, "still_frame": f})
-            self.events.append({"event": "move", "card": card, "cell": self.seen_cell(r, c), "still_frame": f})
+            if st["kind"] == "place":
+                self.events.append({"event": "move", "card": card, "cell": self.seen_cell(r, c), "still_frame": f})
             for _ in range(self.sec(0.05, 0.15)):
                 self.emit(hand=(tuple(g1), entry))
             self.move_hand(g1, entry, self.sec(0.35, 0.6), entry)
             self.still()
+        if moves:  # the arrangement is placed once all 25 lie in it, in the order the cards were laid out
+            moves.sort(key=lambda e: opened.index(e["card"]))
+            self.events += [{**e, "still_frame": arranged} for e in moves]
 
     # -- truth -----------------------------------------------------------------------------------------------
     def seen_cell(self, r: int, c: int) -> list[int]:
@@ -664,9 +748,13 @@ class GameRenderer:
             out["waste"] = [pos(t.places[f"W{i}"]) for i in range(4)]
             w0 = t.places["W0"]
             out["fan_step"] = [round(float(v), 1) for v in project(h, [(w0[0] + t.fan[0], w0[1] + t.fan[1])])[0] - project(h, [w0])[0]]
+            if "H0" in t.places:
+                out["hand_row"] = [pos(t.places[f"H{k}"]) for k in range(4)]
         else:
             out["cells"] = {f"{rc[0]},{rc[1]}": pos(t.places[f"{r},{c}"]) for r in range(5) for c in range(5)
                             for rc in [self.seen_cell(r, c)]}
+            if "L0" in t.places:
+                out["spread"] = [pos(t.places[f"L{k}"]) for k in range(25)]
         return out
 
 
