@@ -132,6 +132,36 @@ def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was
     assert batches_of(events_of(events)) == batches_of(truth_of(script))
 
 
+def test_four_at_a_time_the_games_first_card_read_on_one_corner_does_not_set_the_card_size():
+    """The first card laid, read on one corner only (its box the whole card), was taken for a corner box: the card
+    size was guessed five times too big and kept, no card was whole after it, and no card joined the game."""
+    script, final = four_at_a_time_script(1)
+    first = script.truth[0]["card"]
+    placed = [e["move"] for e in script.truth if e["event"] == "move"]
+    assert placed[0] != placed[1], "the second card is laid beside the first, which shows whole a while"
+    for frame in script.frames:
+        frame.cards = [replace(s, corners=1) if s.card == first else s for s in frame.cards]
+    events = run_script(Session.new("tommy", "four-at-a-time"), script)
+    assert batches_of(events_of(events)) == batches_of(truth_of(script))
+
+
+def test_a_foundation_top_read_steadily_as_the_next_card_with_no_hand_over_it_is_not_a_card_played_onto_it():
+    """A card the rules let go up on a foundation, read right where the top lies: a card played there, or the top
+    misread. No hand came near it since the top was read: misread (it was taken as played up, and the real card
+    came later to a game that had it already)."""
+    script, final = tommy_script(0)
+    up = next(e for e in script.truth if e["event"] == "move" and ">F" in e["move"])
+    top = Card.parse(up["card"])
+    later = [c for c in deal_order(0) if c.rank == top.rank + 1]
+    name = str(later[-1])  # still in the stock then
+    at = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i + 1].moving)
+    misread = [replace(s, card=name) if s.card == up["card"] else s for s in script.frames[at].cards]
+    script.frames[at + 1:at + 1] = [replace(script.frames[at], cards=misread) for _ in range(30)]
+    for e in script.truth:
+        e["still_frame"] += 30 if e["still_frame"] > at else 0
+    assert_followed_exactly(script, final)
+
+
 @pytest.mark.parametrize("seed", [0, 3, 7])
 def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_from_its_corner(seed):
     """A quick player: hands kept the card from lying still in view, and the next card was laid straight onto it.

@@ -42,8 +42,11 @@ class Sighting:
         return np.array(self.center, dtype=np.float64)
 
     def whole(self, card_size: float) -> bool:
-        """The whole face shows (both corners read, or a card-sized box): its centre is the card's centre."""
-        return self.corners >= 2 or (card_size > 0 and self.long_side >= 0.8 * card_size)
+        """The whole face shows (both corners read, or a card-sized box): its centre is the card's centre. Both
+        corners read in a box of half a card or less were one frame's two corners of different cards."""
+        if card_size <= 0:
+            return self.corners >= 2
+        return self.long_side >= (0.5 if self.corners >= 2 else 0.8) * card_size
 
     @property
     def long_side(self) -> float:
@@ -60,6 +63,7 @@ class TableView:
     frames: int = 0  # quiet frames of evidence behind it
     elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
     glimpsed: dict[Card, Sighting] = field(default_factory=dict)  # read still for a moment, then lost under motion
+    undisturbed: frozenset[Card] = frozenset()  # read at some time, and nothing has moved where it lay since
 
     def sure(self, card: Card) -> bool:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
@@ -87,22 +91,27 @@ class TableTracker:
         self._frames: list[int] = []  # the frames read, newest last
         self._readings: dict[Card, list[tuple]] = {}  # card -> [(frame, center, box, confidence, corners)]
         self._glimpsed: dict[Card, tuple[int, Sighting]] = {}  # card -> (last frame read, where it lay)
+        self._undisturbed: dict[Card, tuple] = {}  # card -> its last box read, while nothing moved there since
 
     def reset(self) -> None:
         self._frames.clear()
         self._readings.clear()
         self._glimpsed.clear()
+        self._undisturbed.clear()
 
     def moving(self) -> None:
         """The whole picture moved (camera, light, a hand over everything): the evidence no longer holds."""
         for card in list(self._readings):
             self._lose(card)
         self._frames.clear()
+        self._undisturbed.clear()
 
     def disturb(self, still_at) -> None:
         """A frame not read (too much motion): cards where it moves lose their evidence."""
         for card in [c for c, rs in self._readings.items() if rs and not still_at(rs[-1][2])]:
             self._lose(card)
+        for card in [c for c, box in self._undisturbed.items() if not still_at(box)]:
+            del self._undisturbed[card]
 
     def _lose(self, card: Card) -> None:
         """Motion over ``card``: its evidence goes; read still in ``min_frames`` frames, it is remembered as
@@ -129,6 +138,7 @@ class TableTracker:
                     self._lose(card)
                 continue
             x1, y1, x2, y2 = s.box
+            self._undisturbed[card] = tuple(s.box)
             self._readings.setdefault(card, []).append(
                 (frame_index, ((x1 + x2) / 2, (y1 + y2) / 2), tuple(s.box), float(s.confidence),
                  int(getattr(s, "corners", 1))))
@@ -179,7 +189,7 @@ class TableTracker:
             if card in cards or frame_index - last > GLIMPSE_FRAMES:
                 del self._glimpsed[card]
         glimpsed = {card: s for card, (_, s) in self._glimpsed.items()}
-        return TableView(frame_index, cards, size, len(self._frames), elsewhere, glimpsed)
+        return TableView(frame_index, cards, size, len(self._frames), elsewhere, glimpsed, frozenset(self._undisturbed))
 
 
 def _split_spot(rs: list[tuple], size: float) -> tuple[list[tuple], list[tuple]]:

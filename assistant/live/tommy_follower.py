@@ -78,6 +78,7 @@ class TommyFollower(Follower):
         self.early: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card not turned yet first seen still
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
+        self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
 
     def rename(self, old: Card, new: Card) -> None:
         for where in (self.pos, self.first_pos):
@@ -96,8 +97,9 @@ class TommyFollower(Follower):
     # -- the main step ------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
         if view.card_size:  # learned once, then followed slowly; a view with odd boxes (misreads, covers) is ignored
-            if not self.size:
-                self.size = view.card_size
+            whole = any(s.corners >= 2 for s in view.cards.values())
+            if not self.size or (whole and not self.size_from_whole):  # a guess from corner boxes gives way
+                self.size, self.size_from_whole = view.card_size, whole
             elif 0.8 <= view.card_size / self.size <= 1.25:
                 self.size = 0.9 * self.size + 0.1 * view.card_size
         if not self.size:
@@ -134,12 +136,12 @@ class TommyFollower(Follower):
         on_table = self._on_table()
         stock = set(st.stock_cards())
         maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
+        misread = {c for c in maybe_new if self._misread_of_hidden(c, self._xy(view, c), view)}
         if st.rules.turn_count > 1:
-            self._note_early(view, maybe_new)
+            self._note_early(view, [c for c in maybe_new if c not in misread])
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
-        new = [c for c in maybe_new if view.sure(c)]
-        new = [c for c in new if not self._misread_of_hidden(c, self._xy(view, c), view)]
+        new = [c for c in maybe_new if view.sure(c) and c not in misread]
         if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
             piles = self._step_piles(view, maybe_new)
             return piles if piles is not None else self._step_batch(view, new, stock)
@@ -603,8 +605,12 @@ class TommyFollower(Follower):
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
         """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
         unless it is a card played onto that foundation (which covers the old top exactly) or one laid in the pile's
-        next fan slot. Also a 'new' card on a covered card of a waste pile: nothing is laid under a pile's top."""
+        next fan slot. Also a 'new' card on a covered card of a waste pile: nothing is laid under a pile's top.
+        And always one read right where a card of the game was read with nothing moving there since: no hand
+        laid a card there."""
         st = self.state
+        if any(c not in view and c in view.undisturbed and self._dist(p, q) < 0.2 for c, q in self.pos.items()):
+            return True
         if st.rules.turn_count > 1 and any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
                                            for h in st.hand if h in self.pos):
             return False  # four at a time: laid from the hand onto a card of the batch laid on a foundation
