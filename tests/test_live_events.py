@@ -24,7 +24,7 @@ from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.games.tommy import Move, TommyRules, TommyState
 from assistant.live.loop import rename_last_card
-from assistant.live.table_view import TableTracker
+from assistant.live.table_view import Sighting, TableTracker
 from assistant.session import Session
 
 ALL_FAULTS = (misread_single_frames, drop_frames, hands_over_still_table, lift_and_put_back)
@@ -309,6 +309,15 @@ def test_a_card_seen_in_only_one_frame_does_not_exist():
     ghost = Seen("7c", 0.9, (400, 100, 500, 240), 2)
     views = [tracker.update(i, [ghost] if i == 4 else []) for i in range(8)]
     assert all(v is None or not v.cards for v in views)
+
+
+def test_two_corners_read_in_a_box_far_smaller_than_a_card_are_not_a_whole_card():
+    """A sighting keeps the most corners any one frame read; in a box of a third of a card those were two cards'
+    corners (a covered card's misread index taken for a new card in the row: tommy4-12)."""
+    odd = Sighting(Card.parse("9c"), (620.0, 474.0), (615.0, 461.0, 624.0, 486.0), 1.0, 0.5, 2, 7)
+    card = Sighting(Card.parse("7s"), (830.0, 549.0), (796.0, 502.0, 863.0, 595.0), 1.0, 0.8, 2, 8)
+    assert card.whole(82.0) and not odd.whole(82.0)
+    assert odd.whole(0.0)  # before any card size is known, the corners are all there is to go by
 
 
 def test_a_hand_in_view_resets_the_evidence():
