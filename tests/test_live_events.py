@@ -24,7 +24,8 @@ from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.games.tommy import Move, TommyRules, TommyState
 from assistant.live.loop import rename_last_card
-from assistant.live.table_view import Sighting, TableTracker
+from assistant.live.table_view import Sighting, TableTracker, TableView
+from assistant.live.tommy_follower import TommyFollower
 from assistant.session import Session
 
 ALL_FAULTS = (misread_single_frames, drop_frames, hands_over_still_table, lift_and_put_back)
@@ -130,6 +131,28 @@ def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was
     assert ("move", "Ac", "W0>F0") in [(e["event"], e["card"], e.get("move")) for e in first_batch]
     events = run_script(Session.new("tommy", "four-at-a-time"), script)
     assert batches_of(events_of(events)) == batches_of(truth_of(script))
+
+
+@pytest.mark.parametrize("seed, batch", [(0, 1), (1, 3), (3, 2)])
+def test_four_at_a_time_cards_moved_from_the_row_before_the_batch_was_read_whole_are_placed_in_the_order_laid(
+        seed, batch):
+    """A batch's last card is not read in the row (only once on its pile): the player has meanwhile moved the
+    others from the row, two onto one pile, the second covering the first. Once the batch is complete they are
+    placed in the order they left the row, from where each was last seen whole (the covered one was placed last,
+    or not at all: tommy4-13)."""
+    script, final = four_at_a_time_script(seed, in_row=True)
+    starts = [i for i, e in enumerate(script.truth)
+              if e["event"] == "card" and (i == 0 or script.truth[i - 1]["event"] == "move")]
+    events = script.truth[starts[batch]:starts[batch + 1]]
+    moves = [e for e in events if e["event"] == "move" and e["move"].startswith("S")]
+    targets = [e["move"].split(">")[1] for e in moves[:-1]]
+    assert len(set(targets)) < len(targets), "two of the others go onto one pile"
+    first_seen = min(e["still_frame"] for e in events if e["event"] == "card")
+    for frame in script.frames[first_seen:moves[-1]["still_frame"]]:  # the last one placed: not read in the row
+        frame.cards = [s for s in frame.cards if s.card != moves[-1]["card"]]
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
 def test_four_at_a_time_the_games_first_card_read_on_one_corner_does_not_set_the_card_size():
@@ -309,6 +332,38 @@ def test_a_card_seen_in_only_one_frame_does_not_exist():
     ghost = Seen("7c", 0.9, (400, 100, 500, 240), 2)
     views = [tracker.update(i, [ghost] if i == 4 else []) for i in range(8)]
     assert all(v is None or not v.cards for v in views)
+
+
+def test_a_card_in_a_narrow_fans_next_slot_is_not_a_misreading_of_the_card_it_lies_on():
+    """A card laid from the hand (four at a time, not placed yet) and the next card laid on it a narrow fan step
+    further (a seventh of a card): the new card is in the next slot, not a misreading of the one under it (the
+    batch never completed: tommy4-14). Read right on the covered card's spot, it is."""
+    session = Session.new("tommy", "four-at-a-time")
+    follower = TommyFollower(session, session.handle)
+    for name in ("Qd", "Jd", "5s"):
+        assert follower.apply(Turn(Card.parse(name))).ok
+    follower.size, follower.fan_step = 81.0, np.array([0.03, -0.14])
+    follower.pos[Card.parse("Jd")] = np.array([540.0, 380.0])  # laid on its pile from the hand, now covered
+    view = TableView(frame=1, cards={}, card_size=81.0)
+    assert not follower._misread_of_hidden(Card.parse("8c"), np.array([540.0, 368.0]), view)
+    assert follower._misread_of_hidden(Card.parse("8c"), np.array([541.0, 379.0]), view)
+
+
+def test_a_box_a_little_longer_than_a_card_reaching_a_pile_top_at_its_edge_is_one_card_not_a_fanned_pair():
+    """A box longer than a card around a pile's top (not read itself) is the card and that top boxed together,
+    the card lying beyond their middle. A top at the box's very edge is not inside such a pair: a tilted card's
+    box is a little longer than a card (its place was taken half a card off: tommy4-14)."""
+    session = Session.new("tommy", "standard")
+    follower = TommyFollower(session, session.handle)
+    for name in ("Ks", "Qd"):
+        assert follower.apply(TurnAndPlay(Card.parse(name), Move.parse("S>W0"))).ok
+    follower.size = 70.0
+    follower.pos[Card.parse("Qd")] = np.array([537.0, 408.0])
+    card = Card.parse("8c")
+    at_edge = TableView(frame=1, cards={card: Sighting(card, (540.5, 368.5), (513.0, 328.0, 568.0, 409.0), 1.0, 0.9, 2, 8)})
+    assert follower._xy(at_edge, card).tolist() == [540.5, 368.5]
+    pair = TableView(frame=1, cards={card: Sighting(card, (540.5, 388.5), (513.0, 328.0, 568.0, 449.0), 1.0, 0.9, 2, 8)})
+    assert follower._xy(pair, card).tolist() == [544.0, 369.0]  # as far beyond the middle as the top lies before it
 
 
 def test_two_corners_read_in_a_box_far_smaller_than_a_card_are_not_a_whole_card():

@@ -63,7 +63,7 @@ class TableView:
     frames: int = 0  # quiet frames of evidence behind it
     elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
     glimpsed: dict[Card, Sighting] = field(default_factory=dict)  # read still for a moment, then lost under motion
-    undisturbed: frozenset[Card] = frozenset()  # read at some time, and nothing has moved where it lay since
+    undisturbed: frozenset[Card] = frozenset()  # read steadily once, and nothing has moved where it lay since
 
     def sure(self, card: Card) -> bool:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
@@ -91,7 +91,7 @@ class TableTracker:
         self._frames: list[int] = []  # the frames read, newest last
         self._readings: dict[Card, list[tuple]] = {}  # card -> [(frame, center, box, confidence, corners)]
         self._glimpsed: dict[Card, tuple[int, Sighting]] = {}  # card -> (last frame read, where it lay)
-        self._undisturbed: dict[Card, tuple] = {}  # card -> its last box read, while nothing moved there since
+        self._undisturbed: dict[Card, tuple] = {}  # card -> its box when last in a view, while nothing moved there
 
     def reset(self) -> None:
         self._frames.clear()
@@ -138,7 +138,6 @@ class TableTracker:
                     self._lose(card)
                 continue
             x1, y1, x2, y2 = s.box
-            self._undisturbed[card] = tuple(s.box)
             self._readings.setdefault(card, []).append(
                 (frame_index, ((x1 + x2) / 2, (y1 + y2) / 2), tuple(s.box), float(s.confidence),
                  int(getattr(s, "corners", 1))))
@@ -185,6 +184,7 @@ class TableTracker:
             kept.append(s)
         elsewhere = {s.card: s for s in second if s.share >= self.share and s.card in {k.card for k in kept}}
         cards = {s.card: s for s in kept}
+        self._undisturbed.update((s.card, s.box) for s in kept)
         for card, (last, _) in list(self._glimpsed.items()):
             if card in cards or frame_index - last > GLIMPSE_FRAMES:
                 del self._glimpsed[card]

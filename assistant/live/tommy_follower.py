@@ -76,12 +76,13 @@ class TommyFollower(Follower):
         self.hand_spots: list[np.ndarray] = []  # where turned cards lie before they are laid (four at a time: a row)
         self.laid_from_hand = False  # four at a time: this player lays the turned cards straight from the hand
         self.early: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card not turned yet first seen still
+        self.moved_at: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card in hand seen moved (when, where)
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
         self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
 
     def rename(self, old: Card, new: Card) -> None:
-        for where in (self.pos, self.first_pos):
+        for where in (self.pos, self.first_pos, self.moved_at):
             if old in where:
                 where[new] = where.pop(old)
 
@@ -89,6 +90,7 @@ class TommyFollower(Follower):
         """Forget the learned places (the player moved the camera or the cards): they are learned again."""
         self.pos.clear()
         self.first_pos.clear()
+        self.moved_at.clear()
         self.hand_spots = []
         self.laid_from_hand = False
         self.early.clear()
@@ -241,6 +243,7 @@ class TommyFollower(Follower):
         up from its pile). Until then a card first seen at a new place waits, and so does one moved to a
         foundation (from a row, or up from a pile)."""
         st = self.state
+        self._note_moved(view)
         if st.needs_card():
             unseen = self._laid_unseen(view, stock)
             if unseen is not None and view[unseen[0]].frames < NEW_CARD_FRAMES:
@@ -261,16 +264,18 @@ class TommyFollower(Follower):
             return None
         if new and not self.hand_spots:
             self.laid_from_hand = True
-        moved = {h: self._xy(view, h) for h in st.hand if h in view and self._whole(view[h]) and h in self.first_pos
-                 and self._dist(self._xy(view, h), self.first_pos[h]) > MOVED}
-        order = list(st.hand)
+        # moved from where first seen: as seen now, or where last seen whole (covered since by a card laid on it)
+        moved = {h: self.moved_at[h][1] for h in sorted(self.moved_at, key=lambda h: self.moved_at[h][0])}
+        order = list(st.hand)  # from the hand: laid in the order turned
+        if not self.laid_from_hand:  # from a row: in the order moved from it
+            order = list(moved) + [h for h in st.hand if h not in moved]
         if moved and not self.hand_spots and not self.laid_from_hand:
             ups = [h for h, p in moved.items()
                    if getattr(self.locate(h, p, defer_new=False, may_be_hand=False), "kind", None) == "F"]
             if len(ups) == len(moved):
                 return None  # put up from a row, or played up from the piles they were laid on: not told yet
             self.hand_spots = [self.first_pos[h] for h in st.hand if h in self.first_pos]
-            order = ups + [h for h in st.hand if h not in ups]  # those put up waited: they came first
+            order = ups + [h for h in order if h not in ups]  # those put up waited: they came first
         waiting, problem = False, None
         for h in order:
             first = self.first_pos.get(h)
@@ -297,6 +302,18 @@ class TommyFollower(Follower):
             else:
                 return self._play(h, target, p, view)
         return None if waiting else problem
+
+    def _note_moved(self, view: TableView) -> None:
+        """Four at a time: when and where each card in hand was seen whole away from where it was first seen. Once
+        the batch is complete the cards are placed in that order, from there: a card laid while the batch was
+        not complete (a card of it not read yet) may be covered by the next before they can be placed."""
+        for h in self.state.hand:
+            if h in view and self._whole(view[h]) and h in self.first_pos:
+                p = self._xy(view, h)
+                if self._dist(p, self.first_pos[h]) > MOVED:
+                    self.moved_at[h] = (self.moved_at.get(h, (view.frame,))[0], p)
+                else:
+                    self.moved_at.pop(h, None)  # put back
 
     def _note_early(self, view: TableView, maybe_new: list[Card]) -> None:
         """Where each card about to be turned was first seen lying still a moment (a glimpse): a row of turned
@@ -445,6 +462,7 @@ class TommyFollower(Follower):
         self._learn_fan(card, target, p)
         self.pos[card] = p
         self.first_pos.pop(card, None)
+        self.moved_at.pop(card, None)
         return True
 
     # -- where a card lies ------------------------------------------------------------------------------------
@@ -606,10 +624,10 @@ class TommyFollower(Follower):
         """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
         unless it is a card played onto that foundation (which covers the old top exactly) or one laid in the pile's
         next fan slot. Also a 'new' card on a covered card of a waste pile: nothing is laid under a pile's top.
-        And always one read right where a card of the game was read with nothing moving there since: no hand
+        And always one read right where a card of the game was read steadily, nothing moving there since: no hand
         laid a card there."""
         st = self.state
-        if any(c not in view and c in view.undisturbed and self._dist(p, q) < 0.2 for c, q in self.pos.items()):
+        if any(c not in view and c in view.undisturbed and self._on_spot_of(p, c) for c in self.visible()):
             return True
         if st.rules.turn_count > 1 and any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
                                            for h in st.hand if h in self.pos):
@@ -632,7 +650,15 @@ class TommyFollower(Follower):
                 d = self._dist(p, self.pos[c])
                 if d < 0.3 and (next_slot is None or d < next_slot):
                     return True
-        return any(c not in view and c in self.pos and self._dist(p, self.pos[c]) < 0.2 for c in st.hand)
+        return any(c not in view and self._on_spot_of(p, c) for c in st.hand)
+
+    def _on_spot_of(self, p: np.ndarray, card: Card) -> bool:
+        """``p`` is right where ``card`` of the game lies, not in the next fan slot beyond it (a narrow fan's slots
+        lie less than a fifth of a card apart)."""
+        if card not in self.pos:
+            return False
+        d = self._dist(p, self.pos[card])
+        return d < 0.2 and (self.fan_step is None or d < self._dist(p, self.pos[card] + self.fan_step * self.size))
 
     def _builds_on(self, under: Card, card: Card) -> bool:
         """``card`` may lie on ``under`` on a foundation (four at a time: cards laid from the hand, both turned in
@@ -678,14 +704,16 @@ class TommyFollower(Follower):
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies. A box longer than a card is the card and the pile top it overlaps read as one (the
         reader boxed a fanned pair together): such a box is the union of the two, so its centre lies halfway
-        between theirs, and the card lies as far beyond the middle as the known top lies before it."""
+        between theirs, and the card lies as far beyond the middle as the known top lies before it (the top's centre
+        then lies well inside the box: a quarter card from its edges at least)."""
         s = view[card]
         if s.long_side <= OVERSIZE * self.size:
             return s.xy
         st = self.state
         tops = [pile[-1] for pile in list(st.foundations) + list(st.waste) if pile]
+        m = 0.25 * self.size
         inside = [self.pos[c] for c in tops if c != card and c in self.pos and c not in view
-                  and s.box[0] <= self.pos[c][0] <= s.box[2] and s.box[1] <= self.pos[c][1] <= s.box[3]]
+                  and s.box[0] + m <= self.pos[c][0] <= s.box[2] - m and s.box[1] + m <= self.pos[c][1] <= s.box[3] - m]
         if len(inside) != 1:
             return s.xy
         return 2 * s.xy - inside[0]
