@@ -152,25 +152,14 @@ def _batches_in_order(events: list[dict]) -> list[dict]:
     """Four at a time: the cards of a batch are turned in any order, and its cards laid on different places
     commute: each run of card events sorted by card, each run of placements by place (in order within a place)."""
     out, run = [], []
-
-    def flush():
-        kind = run[0]["event"] if run else None
-        out.extend(sorted(run, key=lambda e: e["card"]) if kind == "card" else
-                   sorted(run, key=lambda e: e["move"].split(">")[1]))
-        run.clear()
-
-    for e in events:
-        placing = e["event"] == "move" and e["move"].startswith("S")
-        if e["event"] != "card" and not placing:
-            flush()
-            out.append(e)
-        elif run and (run[0]["event"] != e["event"]):
-            flush()
-            run.append(e)
-        else:
-            run.append(e)
-    flush()
-    return out
+    for e in events + [{"event": "end"}]:
+        kind = e["event"] if e["event"] == "card" or e.get("move", "").startswith("S") else None
+        if run and kind != run[0]["event"]:
+            out += sorted(run, key=(lambda x: x["card"]) if run[0]["event"] == "card" else
+                          (lambda x: x["move"].split(">")[1]))
+            run = []
+        (run if kind else out).append(e)
+    return out[:-1]
 
 
 def _cells(rows) -> dict:

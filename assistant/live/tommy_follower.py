@@ -265,7 +265,8 @@ class TommyFollower(Follower):
         if new and not self.hand_spots:
             self.laid_from_hand = True
         # moved from where first seen: as seen now, or where last seen whole (covered since by a card laid on it)
-        moved = {h: self.moved_at[h][1] for h in sorted(self.moved_at, key=lambda h: self.moved_at[h][0])}
+        moved = {h: self.moved_at[h][1] for h in sorted(self.moved_at, key=lambda h: self.moved_at[h][0])
+                 if h in st.hand}
         order = list(st.hand)  # from the hand: laid in the order turned
         if not self.laid_from_hand:  # from a row: in the order moved from it
             order = list(moved) + [h for h in st.hand if h not in moved]

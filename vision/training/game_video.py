@@ -586,13 +586,9 @@ class GameRenderer:
                 assert nxt["kind"] == "move" and nxt["card"] == card and nxt["move"].startswith("S>"), nxt
                 stock_pose = (*t.places["stock"], self.stock_angle)
 
-                def pick_stock():
-                    t.stock -= 1
-                    self.rebuild_static()
-
                 if self.rng.random() < self.opt.two_step:
                     turned_pose = self._next_pose("turned", card)
-                    f = self.carry(card, stock_pose, turned_pose, True, pick_stock, lambda: self.lay("turned", card))
+                    f = self.carry(card, stock_pose, turned_pose, True, self.take_from_stock, lambda: self.lay("turned", card))
                     self.events.append({"event": "card", "card": card, "still_frame": f})
                     self.still(0.5, 1.6)
                     dst = nxt["move"].split(">")[1]
@@ -600,7 +596,7 @@ class GameRenderer:
                                    lambda: self.lay(dst, card))
                 else:
                     dst = nxt["move"].split(">")[1]
-                    f = self.carry(card, stock_pose, self._next_pose(dst, card), True, pick_stock, lambda: self.lay(dst, card))
+                    f = self.carry(card, stock_pose, self._next_pose(dst, card), True, self.take_from_stock, lambda: self.lay(dst, card))
                     self.events.append({"event": "card", "card": card, "still_frame": f})
                 self.events.append({"event": "move", "card": card, "move": nxt["move"], "still_frame": f})
                 i += 2
@@ -629,15 +625,10 @@ class GameRenderer:
             i += 1
         assert sorted(st["card"] for st in places) == sorted(batch), (batch, places)
         stock_pose = (*t.places["stock"], self.stock_angle)
-
-        def pick_stock():
-            t.stock -= 1
-            self.rebuild_static()
-
         moves = []
         if self.hand_row:
             for k, card in enumerate(batch):
-                f = self.carry(card, stock_pose, self._next_pose(f"H{k}", card), True, pick_stock,
+                f = self.carry(card, stock_pose, self._next_pose(f"H{k}", card), True, self.take_from_stock,
                                lambda k=k, card=card: self.lay(f"H{k}", card))
                 self.events.append({"event": "card", "card": card, "still_frame": f})
                 self.still(0.3, 0.8)
@@ -649,13 +640,17 @@ class GameRenderer:
                 f = self.carry(card, t.pose(f"H{k}", 0, card), self._next_pose(dst, card), False,
                                lambda k=k: self.lift(f"H{k}"), lambda dst=dst, card=card: self.lay(dst, card))
             else:
-                f = self.carry(card, stock_pose, self._next_pose(dst, card), True, pick_stock,
+                f = self.carry(card, stock_pose, self._next_pose(dst, card), True, self.take_from_stock,
                                lambda dst=dst, card=card: self.lay(dst, card))
                 self.events.append({"event": "card", "card": card, "still_frame": f})
             moves.append({"event": "move", "card": card, "move": st["move"], "still_frame": f})
             self.still(0.3, 0.8)
         self.events += moves  # the engine places no card before the whole batch is turned
         return i
+
+    def take_from_stock(self) -> None:
+        self.table.stock -= 1
+        self.rebuild_static()
 
     def _next_pose(self, place: str, card: str) -> tuple[float, float, float]:
         """Where ``card`` will lie when laid on ``place`` now (its jitter drawn here and kept)."""
