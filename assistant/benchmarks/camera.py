@@ -104,7 +104,8 @@ def compare(truth: dict, events: list[dict]) -> dict:
     fps = float(truth["fps"])
     got = [e for e in events if e["event"] in ("card", "move")]
     want = [e for e in truth["events"] if e["event"] in ("card", "move")]
-    if "shuffle" in (truth.get("variant") or ""):  # Poker Shuffle: laid out and placed in any order
+    shuffle = "shuffle" in (truth.get("variant") or "")
+    if shuffle:  # Poker Shuffle: laid out and placed in any order
         got, want = (sorted(x, key=lambda e: (e["event"] == "move", e["card"])) for x in (got, want))
     elif truth["game"] == "tommy":
         got, want = _batches_in_order(got), _batches_in_order(want)
@@ -129,12 +130,16 @@ def compare(truth: dict, events: list[dict]) -> dict:
             missed += j2 - j1
     card_latency, hint_latency = [], []
     hints = [e for e in events if e["event"] == "hint"]
+    last_laid = max((e["still_frame"] for e in want if e["event"] == "card"), default=None)
     for i, j in matched:
         if got[i]["event"] != "card":
             continue
         still = want[j]["still_frame"]
         card_latency.append((got[i]["frame"] - still) / fps)
-        hint = next((h for h in hints if h["frame"] >= got[i]["frame"] and h.get("card") == got[i]["card"]), None)
+        if shuffle and still != last_laid:
+            continue  # Poker Shuffle: one hint, the arrangement, once the last card is laid out
+        hint = next((h for h in hints if h["frame"] >= got[i]["frame"] and (shuffle or h.get("card") == got[i]["card"])),
+                    None)
         if hint is not None:
             hint_latency.append((hint["frame"] - still) / fps + hint.get("ms", 0.0) / 1000.0)
     moves_true = sum(1 for e in want if e["event"] == "move")
