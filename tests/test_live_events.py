@@ -155,6 +155,26 @@ def test_four_at_a_time_cards_moved_from_the_row_before_the_batch_was_read_whole
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def test_four_at_a_time_a_batch_card_never_read_in_the_row_is_named_by_the_player_not_renamed_over_another():
+    """A batch's card not read in the row: the game says the batch is short once the player moves the others, and
+    the card held up (or ``r``) is that card, turned; it is placed once seen where it lies. (Before, the
+    correction renamed the last card turned, and the game went wrong from there.)"""
+    script, final = four_at_a_time_script(0, in_row=True)
+    starts = [i for i, e in enumerate(script.truth)
+              if e["event"] == "card" and (i == 0 or script.truth[i - 1]["event"] == "move")]
+    events = script.truth[starts[1]:starts[2]]
+    moves = [e for e in events if e["event"] == "move" and e["move"].startswith("S")]
+    missing = moves[-1]["card"]
+    for frame in script.frames[events[0]["still_frame"]:moves[-1]["still_frame"]]:
+        frame.cards = [s for s in frame.cards if s.card != missing]
+    session = Session.new("tommy", "four-at-a-time")
+    said = run_script(session, script, commands={moves[0]["still_frame"] + 12: f"r {missing}"})
+    warnings = [e["message"] for e in said if e["event"] == "warning"]
+    assert any("the next one not: hold it up" in w for w in warnings)
+    assert any(w.startswith(f"{missing} turned") for w in warnings)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 def test_four_at_a_time_the_games_first_card_read_on_one_corner_does_not_set_the_card_size():
     """The first card laid, read on one corner only (its box the whole card), was taken for a corner box: the card
     size was guessed five times too big and kept, no card was whole after it, and no card joined the game."""

@@ -3,7 +3,7 @@
 A follower turns still views of the table (:class:`~assistant.live.table_view.TableView`) into the game's events,
 applied through ``apply(event) -> Outcome`` (``Session.handle`` plus what the loop does with it). The loop
 (:mod:`assistant.live.loop`) calls ``update(view)`` on each still view and shows the warnings it returns; the
-player's commands call ``relearn()`` (``l``), ``rename``, ``move_as`` and ``played_up_unseen`` (``r Qh``, a card
+player's commands call ``relearn()`` (``l``), ``rename``, ``move_as`` and ``unseen_card`` (``r Qh``, a card
 held up); the corrections (:mod:`assistant.live.corrections`) read ``pos``, ``card_size`` and ``visible()``.
 """
 
@@ -52,10 +52,10 @@ class Follower:
         ``state`` before it: ``move`` itself unless where a card lies means another move for another name."""
         return move
 
-    def played_up_unseen(self, card: Card, view: TableView) -> str | None:
+    def unseen_card(self, card: Card, view: TableView) -> str | None:
         """The player names ``card`` (a correction) and it explains the table as a card the camera never saw go
-        where it lies (Sir Tommy: played up under the card now on it): applied, and the text for the panel; None
-        when it does not."""
+        where it lies (Sir Tommy: played up under the card now on it, or four at a time the batch's card not read):
+        applied, and the text for the panel; None when it does not."""
         return None
 
     @property

@@ -400,7 +400,7 @@ class LiveGame:
         in_play = set(self.session.kind.turned_cards(self.session.state))
         # the last view, with the corrections made since it was seen
         view = None if card in in_play or self.view is None else self._corrected(self.view)
-        unseen = None if view is None else self.follower.played_up_unseen(card, view)
+        unseen = None if view is None else self.follower.unseen_card(card, view)
         if unseen is not None:
             self._after_correction()
             return unseen

@@ -243,6 +243,9 @@ class TommyFollower(Follower):
         up from its pile). Until then a card first seen at a new place waits, and so does one moved to a
         foundation (from a row, or up from a pile)."""
         st = self.state
+        for h in st.hand:  # a card named by the player: its place is where it is first seen whole
+            if h not in self.first_pos and h in view and self._whole(view[h]):
+                self.first_pos[h] = self._xy(view, h)
         self._note_moved(view)
         if st.needs_card():
             unseen = self._laid_unseen(view, stock)
@@ -370,13 +373,18 @@ class TommyFollower(Follower):
         probe.apply(move)
         return move if probe.foundation_accepts(move.target_index, above) else None
 
-    def played_up_unseen(self, card: Card, view: TableView) -> str | None:
+    def unseen_card(self, card: Card, view: TableView) -> str | None:
         """The player names ``card`` (held up, or ``r``) while a card of the game (a waste top) lies on a
         foundation one card too high for it: ``card`` went up there unseen, under it. Played up; the text for the
-        panel, or None. (A new card lying there is taken as misread instead: the correction renames it.)"""
+        panel, or None. (A new card lying there is taken as misread instead: the correction renames it.) Four at
+        a time, while the batch still needs a card, it is that card: turned (placed once seen where it lies)."""
         st = self.state
-        if st.hand or not st.needs_card() or card not in set(st.stock_cards()):
+        if not st.needs_card() or card not in set(st.stock_cards()):
             return None
+        if st.hand:
+            if st.rules.turn_count == 1 or not self.apply(Turn(card)).ok:
+                return None
+            return f"{card} turned: {len(st.hand)} of the batch known"
         tops = {pile[-1] for pile in st.waste if pile}
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
@@ -674,6 +682,9 @@ class TommyFollower(Follower):
         stock = set(st.stock_cards())
         on_table = self._on_table()
         movable = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile} | set(st.hand)
+        if st.hand and st.needs_card() and any(h in self.moved_at for h in st.hand):
+            return (f"four at a time: {len(st.hand)} turned cards read ({' '.join(map(str, st.hand))}), the next one "
+                    "not: hold it up to the camera (or type r and its name)")
         for c, s in view.cards.items():
             if c in on_table:
                 if c not in movable and s.long_side < 0.8 * self.size:
