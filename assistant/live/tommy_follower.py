@@ -307,6 +307,12 @@ class TommyFollower(Follower):
                 return self._play(h, target, p, view)
         return None if waiting else problem
 
+    def _short_batch(self) -> bool:
+        """Four at a time: the player is placing the turned cards (one has moved) while the batch still needs a
+        card: one was never read."""
+        st = self.state
+        return bool(st.hand) and st.needs_card() and any(h in self.moved_at for h in st.hand)
+
     def _note_moved(self, view: TableView) -> None:
         """Four at a time: when and where each card in hand was seen whole away from where it was first seen. Once
         the batch is complete the cards are placed in that order, from there: a card laid while the batch was
@@ -377,13 +383,14 @@ class TommyFollower(Follower):
         """The player names ``card`` (held up, or ``r``) while a card of the game (a waste top) lies on a
         foundation one card too high for it: ``card`` went up there unseen, under it. Played up; the text for the
         panel, or None. (A new card lying there is taken as misread instead: the correction renames it.) Four at
-        a time, while the batch still needs a card, it is that card: turned (placed once seen where it lies)."""
+        a time, while the player is placing a batch that still needs a card (``_short_batch``), it is that card:
+        turned, and placed once seen where it lies."""
         st = self.state
         if not st.needs_card() or card not in set(st.stock_cards()):
             return None
         if st.hand:
-            if st.rules.turn_count == 1 or not self.apply(Turn(card)).ok:
-                return None
+            if not self._short_batch() or not self.apply(Turn(card)).ok:
+                return None  # (turning: a card of it misread is renamed instead)
             return f"{card} turned: {len(st.hand)} of the batch known"
         tops = {pile[-1] for pile in st.waste if pile}
         for f, pile in enumerate(st.foundations):
@@ -682,7 +689,7 @@ class TommyFollower(Follower):
         stock = set(st.stock_cards())
         on_table = self._on_table()
         movable = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile} | set(st.hand)
-        if st.hand and st.needs_card() and any(h in self.moved_at for h in st.hand):
+        if self._short_batch():
             return (f"four at a time: {len(st.hand)} turned cards read ({' '.join(map(str, st.hand))}), the next one "
                     "not: hold it up to the camera (or type r and its name)")
         for c, s in view.cards.items():
