@@ -656,10 +656,9 @@ class TommyFollower(Follower):
             top = pile[-1] if pile else None
             if top is None or top not in self.pos:
                 continue
-            next_slot = None if self.fan_step is None else self._dist(p, self.pos[top] + self.fan_step * self.size)
-            d = self._dist(p, self.pos[top])
-            if top not in view and d < 0.2 and (next_slot is None or d < next_slot):
+            if top not in view and self._on_spot_of(p, top):
                 return True
+            next_slot = None if self.fan_step is None else self._dist(p, self.pos[top] + self.fan_step * self.size)
             for c in pile[:-1]:  # nothing is laid under a pile's top: a covered card misread
                 if c in view or c not in self.pos:
                     continue
@@ -670,7 +669,7 @@ class TommyFollower(Follower):
 
     def _on_spot_of(self, p: np.ndarray, card: Card) -> bool:
         """``p`` is right where ``card`` of the game lies, not in the next fan slot beyond it (a narrow fan's slots
-        lie less than a fifth of a card apart)."""
+        lie less than a fifth of a card apart): a new card there is a misreading of it (pile tops, batch cards)."""
         if card not in self.pos:
             return False
         d = self._dist(p, self.pos[card])
