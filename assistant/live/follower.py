@@ -4,7 +4,8 @@ A follower turns still views of the table (:class:`~assistant.live.table_view.Ta
 applied through ``apply(event) -> Outcome`` (``Session.handle`` plus what the loop does with it). The loop
 (:mod:`assistant.live.loop`) calls ``update(view)`` on each still view and shows the warnings it returns; the
 player's commands call ``relearn()`` (``l``), ``rename``, ``move_as`` and ``unseen_card`` (``r Qh``, a card
-held up); the corrections (:mod:`assistant.live.corrections`) read ``pos``, ``card_size`` and ``visible()``.
+held up) and ``typed_move`` (a move typed); the corrections (:mod:`assistant.live.corrections`) read ``pos``,
+``card_size`` and ``visible()``.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ class Follower:
         """The move laying ``card`` (the player's name for the misread ``old``) where ``move`` laid ``old``, in
         ``state`` before it: ``move`` itself unless where a card lies means another move for another name."""
         return move
+
+    def typed_move(self, card: Card, move, where: np.ndarray | None) -> None:
+        """The player typed ``move`` of ``card`` (the camera missed it): it lies ``where`` the move put it on the
+        image (:meth:`hinted_position` before the move), or, not known, where the views show it afterwards."""
+        if where is None:
+            self.pos.pop(card, None)
+        else:
+            self.pos[card] = np.asarray(where, dtype=np.float64)
 
     def unseen_card(self, card: Card, view: TableView) -> str | None:
         """The player names ``card`` (a correction) and it explains the table as a card the camera never saw go

@@ -31,9 +31,11 @@ def live_panel(game, source_text: str = ""):
     for e in recent:
         lines.append(Text(_describe(e), style="dim"))
     score_key = "s Enter score the grid as a photo - " if game.follower.scores_photo else ""
+    missed = "Qh>W0" if game.session.game == "tommy" else "r2c3"
     lines.append(Text("a card read wrong: hold the right one up to the camera - keys: u Enter undo - "
                       "r Qh Enter the card read wrong is the Qh - l Enter learn the layout again - "
-                      f"{score_key}q Enter quit (saved)", style="dim"))
+                      f"Qh or {missed} Enter a card or move the camera missed - {score_key}q Enter quit (saved)",
+                      style="dim"))
     return Group(game_panel(snapshot, hint=hint), *lines)
 
 

@@ -372,9 +372,36 @@ class LiveGame:
             return self.correct(card)
         if low in ("s", "score") and self.follower.scores_photo:
             return self.score_table()
+        typed = self.play_typed(text)
+        if typed is not None:
+            return typed
         return ("commands: u (undo the last move), r Qh (the card read wrong is the Qh: the new card the game cannot "
                 "place, else the last card turned), l (learn the layout again)"
-                + (", s (score the grid on the table as a photo)" if self.follower.scores_photo else ""))
+                + (", s (score the grid on the table as a photo)" if self.follower.scores_photo else "")
+                + f"; what the camera missed: a card turned (Qh) or a move ({self.session.kind.move_examples})")
+
+    def play_typed(self, text: str) -> str | None:
+        """A card turned or a move that the player types because the camera missed it (``2c``, ``2c>W0``,
+        ``W1>F0``, Poker ``r1c3``): applied as if seen, its place on the table learned from the views that show it.
+        The text for the panel; None when ``text`` is neither."""
+        session = self.session
+        try:
+            event = Turn(Card.parse(text))
+        except CardError:
+            try:
+                event = session.parse_move(text)
+            except ValueError:
+                return None
+        card = event.card if isinstance(event, Turn) or event.card is not None else \
+            session.kind.moved_card(session.state, event.move)
+        where = self.follower.hinted_position(event.move) if isinstance(event, Play) else None
+        outcome = self._apply(event)
+        if not outcome.ok:
+            return outcome.error
+        if isinstance(event, Play) and card is not None:
+            self.follower.typed_move(card, event.move, where)
+        self._flush(self._frame)
+        return f"typed: {outcome.message}" if isinstance(event, Turn) else f"typed: {card} {outcome.message}"
 
     def rename_last(self, card: Card) -> Outcome:
         """The last card turned is really ``card``: the game is replayed with it, and the reader's name for it

@@ -129,6 +129,13 @@ class PokerFollower(Follower):
             if old in where:
                 where[new] = where.pop(old)
 
+    def typed_move(self, card: Card, move, where: np.ndarray | None) -> None:
+        """Its physical cell is the typed one counted from the grid's top left (the engine's cells are physical)."""
+        super().typed_move(card, move, where)
+        top = min((r for r, _ in self.cell.values()), default=0)
+        left = min((c for _, c in self.cell.values()), default=0)
+        self.cell[card] = (move.row + top, move.col + left)
+
     @property
     def card_size(self) -> float:
         return 0.0 if self.card_wh is None else float(np.max(self.card_wh))

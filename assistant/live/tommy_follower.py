@@ -86,6 +86,11 @@ class TommyFollower(Follower):
             if old in where:
                 where[new] = where.pop(old)
 
+    def typed_move(self, card: Card, move, where: np.ndarray | None) -> None:
+        self.first_pos.pop(card, None)
+        self.moved_at.pop(card, None)
+        super().typed_move(card, move, where)
+
     def relearn(self) -> None:
         """Forget the learned places (the player moved the camera or the cards): they are learned again."""
         self.pos.clear()
