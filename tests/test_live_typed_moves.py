@@ -12,15 +12,16 @@ from tests.live_sim import four_at_a_time_script, poker_script, run_script
 
 
 def test_four_at_a_time_a_batch_card_never_read_is_named_and_placed_by_typing():
-    """The batch's last card is read nowhere while the batch is placed (in the row, where it is laid): the player
-    names it (``r``) once the game says the batch is short, and types where it went; the next cards go on it."""
+    """The batch's last card is read nowhere, ever (in the row, where it is laid, under the cards laid on it): the
+    player names it (``r``) once the game says the batch is short, and types where it went; the cards laid on it
+    later are placed on its pile, and the game is followed to its end."""
     script, final = four_at_a_time_script(0, in_row=True)
     starts = [i for i, e in enumerate(script.truth)
               if e["event"] == "card" and (i == 0 or script.truth[i - 1]["event"] == "move")]
     batch = script.truth[starts[1]:starts[2]]
     moves = [e for e in batch if e["event"] == "move" and e["move"].startswith("S")]
     missing, target = moves[-1]["card"], moves[-1]["move"].split(">")[1]
-    for frame in script.frames[batch[0]["still_frame"]:script.truth[starts[2]]["still_frame"]]:
+    for frame in script.frames[batch[0]["still_frame"]:]:
         frame.cards = [s for s in frame.cards if s.card != missing]
     session = Session.new("tommy", "four-at-a-time")
     said = run_script(session, script, commands={moves[0]["still_frame"] + 12: f"r {missing}",
