@@ -48,6 +48,7 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 TABLE_ZOOM = 1.5
 TABLE_CONFIDENCE = 0.4
 PHOTO_CONFIDENCE = 0.3
+BOX_THRESHOLD = 0.1
 
 
 def add_parser(subparsers) -> None:
@@ -64,8 +65,8 @@ def add_parser(subparsers) -> None:
                         help="report cards whose confidence (detector score ** 0.5 x classifier probability) is at "
                              f"least P (default {PHOTO_CONFIDENCE}, with --table {TABLE_CONFIDENCE}; lower finds more "
                              "cards and more wrong ones)")
-    parser.add_argument("--box-threshold", type=float, default=0.1, metavar="P",
-                        help="keep detector boxes scoring at least P (default 0.1)")
+    parser.add_argument("--box-threshold", type=float, default=BOX_THRESHOLD, metavar="P",
+                        help=f"keep detector boxes scoring at least P (default {BOX_THRESHOLD})")
     parser.add_argument("--imgsz", type=int, default=None, metavar="PX",
                         help="detector input long side (default: the model's; a dynamic-shape model runs at any "
                              "multiple of 32: smaller is faster and misses more small indices)")
@@ -128,6 +129,8 @@ def read_image(path: Path):
     import cv2
     import numpy as np
 
+    if not path.is_file():
+        raise ValueError("no such file: check the path")
     if not os.access(path, os.R_OK):
         raise ValueError("cannot read the file (permission denied): check its permissions")
     try:
@@ -170,6 +173,13 @@ def load_detector(args):
                         pips=False if getattr(args, "no_pips", False) else None)
     except (ModelFileError, ValueError) as exc:
         raise UserError(str(exc)) from None
+
+
+def table_reader(model: str | None = None, threads: int | None = None):
+    """The reader of ``patience detect --table`` with its defaults (the photo models, the closer look, the table
+    threshold): for reading a whole table from a photo elsewhere (taking over a game)."""
+    return load_detector(argparse.Namespace(model=model, threads=threads, table=True, zoom=None, min_confidence=None,
+                                            box_threshold=BOX_THRESHOLD, tile="auto", imgsz=None))
 
 
 def run(args) -> int:

@@ -26,6 +26,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, help="the app calls the cards of this seeded shuffle (same deal for every player)")
     p.add_argument("--bases", help="Calculation: the A, 2, 3 and 4 you laid out as base cards, e.g. Ad,2c,3h,4s "
                    "(default: the spades; with --source they are read from the table)")
+    p.add_argument("--layout", metavar="TEXT", help="Sir Tommy, a game already under way: the foundations' top cards "
+                   "and the waste piles (bottom card first), e.g. '3h - As - / Jd 2d | - | - | -' ('-' an empty one); "
+                   "the game goes on from there (the cards under the tops are assumed)")
+    p.add_argument("--take-over", metavar="PHOTO", help="Sir Tommy, a game already under way: read its foundations "
+                   "(the upper row) and waste piles (the row below, spread downwards) from a photo of the table")
     p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
                    "--source: the hint must follow the card within a second)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
@@ -62,6 +67,7 @@ def new_session(args, Session, meta: dict | None = None):
     except ValueError as exc:
         raise UserError(str(exc)) from None
     lay_out_bases(session, getattr(args, "bases", None))
+    take_over(session, args)
     session.saver = new_game_saver()
     session.save()
     return session
@@ -82,6 +88,56 @@ def lay_out_bases(session, text: str | None) -> None:
         session.state = state.with_bases(text.replace(",", " ").split())
     except ValueError as exc:
         raise UserError(f"--bases: {exc}") from None
+
+
+def take_over(session, args) -> None:
+    """``--layout`` / ``--take-over PHOTO``: the game starts from a Sir Tommy table already under way."""
+    from assistant.cli import UserError
+    from assistant.games.tommy import TommyState
+    from assistant.take_over import parse_layout
+
+    text, photo = getattr(args, "layout", None), getattr(args, "take_over", None)
+    if not text and not photo:
+        return
+    if text and photo:
+        raise UserError("choose one: --layout (the table typed) or --take-over PHOTO (read from a photo)")
+    if session.game != "tommy":
+        raise UserError("--layout and --take-over go with Sir Tommy (the camera reads a Poker grid under way card by "
+                        "card)")
+    if session.seed is not None or getattr(args, "bases", None):
+        raise UserError("--layout and --take-over start from the table: not with --seed or --bases")
+    try:
+        layout = parse_layout(text) if text else _layout_from_photo(photo, args)
+        session.state = TommyState.from_table(session.state.rules, layout.tops, layout.waste)
+    except ValueError as exc:
+        raise UserError(f"{'--layout' if text else photo}: {exc}") from None
+
+
+def _layout_from_photo(photo: str, args):
+    """The table read from ``photo``, shown (stderr with --json) and, typing at a terminal, confirmed or retyped."""
+    from pathlib import Path
+
+    from assistant.cli import UserError
+    from assistant.commands.detect import read_image, table_reader
+    from assistant.take_over import layout_from_cards, parse_layout
+
+    try:
+        image = read_image(Path(photo))
+    except ValueError as exc:
+        raise UserError(f"{photo}: {exc}") from None
+    result = table_reader(getattr(args, "model", None), getattr(args, "threads", None)).detect(image)
+    layout = layout_from_cards(result.cards)
+    out = sys.stderr if getattr(args, "json", False) else sys.stdout
+    print(f"read from {photo}: {layout.text()}", file=out)
+    for note in layout.notes:
+        print(f"  note: {note}", file=out)
+    if getattr(args, "manual", False) and sys.stdin.isatty():
+        typed = input("Enter to play on from it, or type the table as it lies (foundations / waste piles): ").strip()
+        if typed:
+            return parse_layout(typed)
+    else:
+        print(f"  (a card read wrong: start again with --layout '{layout.text()}' corrected)", file=out)
+    return layout
 
 
 def _lang(args) -> str | None:

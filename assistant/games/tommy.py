@@ -159,6 +159,7 @@ class TommyState:
         self._history_text: list[str] = []  # str() of each history item, kept in step
         self._undo: list[tuple] = []
         self._start: dict | None = None  # the layout a game set up with from_layout() started from
+        self._assumed: set[Card] = set()  # cards a game taken over from the table assumes under foundation tops
         if order_list is not None:
             in_play = set(deck)
             stock_order = [c for c in order_list if c in in_play and c not in self._seen]
@@ -229,6 +230,94 @@ class TommyState:
             state.set_stock_order(order)
         return state
 
+    @classmethod
+    def from_table(
+        cls,
+        rules: TommyRules | str | None = None,
+        tops: Sequence[Card | str | None] = (None, None, None, None),
+        waste: Sequence[Sequence[Card | str]] | str | None = None,
+        *,
+        redeals_left: int | None = None,
+    ) -> "TommyState":
+        """A game taken over from a look at the table: each foundation's top card (None: empty) and the waste piles
+        (bottom first); every other card in play in the stock. The cards under a top are not seen: the game
+        assumes cards of the ranks it must hold from those not on the table (in suit: the very cards), and when
+        an assumed card is turned later it takes another of that rank from the stock instead (on foundations
+        built in any suit which card of a rank lies there makes no difference).
+
+        >>> s = TommyState.from_table("standard", ["3h", None, "As", None], "Jd 2d | - | - | -")
+        >>> [str(c) for c in s.foundations[0]], s.stock_count
+        (['Ah', '2s', '3h'], 46)
+        """
+        if rules is None:
+            rules = PRESETS["standard"]
+        elif isinstance(rules, str):
+            rules = TommyRules.preset(rules)
+        if len(tops) != PILES:
+            raise ValueError(f"foundations: {PILES} tops are needed (None for an empty one), got {len(tops)}")
+        tops = [None if t is None else (t if isinstance(t, Card) else Card.parse(t)) for t in tops]
+        piles = _piles(waste, "waste")
+        shown = [t for t in tops if t is not None] + [c for p in piles for c in p]
+        check_distinct(shown)
+        free = {c for c in rules.deck()} - set(shown)
+        found: list[list[Card]] = []
+        assumed: set[Card] = set()
+        for f, top in enumerate(tops):
+            if top is None:
+                if rules.has_bases:
+                    raise ValueError(f"in {rules.name} every foundation has its base card: foundation {f} shows none")
+                found.append([])
+                continue
+            ranks, rank = [], rules.next_rank(f, None)
+            while rank is not None and rank != top.rank and len(ranks) < 13:
+                ranks.append(rank)
+                rank = rules.next_rank(f, rank)
+            if rank != top.rank:
+                raise ValueError(f"{top} cannot be the top of foundation {f}")
+            under = []
+            for r in ranks:
+                pool = sorted((c for c in free if c.rank == r and (not rules.in_suit or c.suit == top.suit)),
+                              key=_SORT_KEY)
+                if not pool:
+                    which = (f"the {Card(Rank(r), top.suit)}" if rules.in_suit
+                             else f"a{'n' if r in (1, 8) else ''} {Rank(r).label}")
+                    raise ValueError(f"foundation {f}'s top {top} needs {which} under it, and "
+                                     f"{'it lies' if rules.in_suit else 'every one is'} elsewhere on the table")
+                under.append(pool[0])
+                free.discard(pool[0])
+            found.append(under + [top])
+            if not rules.in_suit:  # in suit the cards under a top are known exactly
+                assumed.update(under)
+        state = cls.from_layout(rules, found, piles, redeals_left=redeals_left)
+        state._assumed = assumed
+        state._start["assumed"] = sorted(str(c) for c in assumed)
+        return state
+
+    def _take_assumed(self, card: Card) -> None:
+        """``card`` is turned, but the game assumed it under a foundation top: another card of its rank never seen
+        takes its place there, in every state this game has had (the player saw neither)."""
+        other = next((c for c in sorted(self._stock, key=_SORT_KEY) if c.rank == card.rank and c not in self._seen),
+                     None)
+        if other is None or self._order is not None:
+            raise CardError(f"{card} was already seen ({self._where(card)}), and no other "
+                            f"{card.rank.label} is left in the stock to lie there instead")
+
+        def swap(c: Card) -> Card:
+            return other if c == card else card if c == other else c
+
+        def cards(pile):
+            return [swap(c) for c in pile]
+
+        self.foundations = [cards(p) for p in self.foundations]
+        self.bases = tuple(cards(self.bases))
+        self._stock, self._seen = set(cards(self._stock)), set(cards(self._seen))
+        self._undo = [(tuple(tuple(cards(p)) for p in f), w, h, frozenset(cards(stock)), frozenset(cards(seen)),
+                       *rest) for f, w, h, stock, seen, *rest in self._undo]
+        self._assumed = set(cards(self._assumed))
+        self._start = {**self._start, "foundations": [[str(swap(Card.parse(c))) for c in p]
+                                                      for p in self._start["foundations"]],
+                       "assumed": sorted(str(c) for c in self._assumed)}
+
     def _choose_bases(self, bases, order_list) -> tuple[Card, ...]:
         r = self.rules
         if not r.has_bases:
@@ -291,6 +380,8 @@ class TommyState:
             if not self._stock:
                 raise CardError(f"cannot turn {card}: the stock is empty")
             raise CardError(f"cannot turn {card}: place the turned card{'s' if len(self.hand) > 1 else ''} first")
+        if card in self._assumed:
+            self._take_assumed(card)
         if card not in self._stock:
             raise CardError(self._why_not_in_stock(card))
         if self._order is not None and self._order[0] != card:
@@ -542,6 +633,7 @@ class TommyState:
         new.waste = [list(p) for p in self.waste]
         new.hand = list(self.hand)
         new._stock, new._seen = set(self._stock), set(self._seen)
+        new._assumed = set(self._assumed)
         new._order = list(self._order) if self._order is not None else None
         new.history = list(self.history)
         new._history_text = list(self._history_text)

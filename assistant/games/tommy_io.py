@@ -126,10 +126,18 @@ def state_from_dict(cls: type, data: dict, rng: np.random.Generator | None = Non
         start = data.get("start")
         if start is None:
             state = cls(rules, bases=bases or None)
-        elif isinstance(start, dict) and set(start) == {"foundations", "waste", "redeals_left"}:
+        elif isinstance(start, dict) and set(start) - {"assumed"} == {"foundations", "waste", "redeals_left"}:
             state = cls.from_layout(rules, start["foundations"], start["waste"], redeals_left=start["redeals_left"])
             if [str(c) for c in state.bases] != bases:
                 raise ValueError("the base cards do not match the start layout")
+            assumed = start.get("assumed", [])
+            if not isinstance(assumed, list) or not all(isinstance(c, str) for c in assumed):
+                raise ValueError("'assumed' must be a list of cards")
+            state._assumed = {Card.parse(c) for c in assumed}
+            if not all(any(c in p[:-1] for p in state.foundations) for c in state._assumed):
+                raise ValueError("an assumed card is not under a foundation top in the start layout")
+            if assumed:
+                state._start["assumed"] = sorted(assumed)
         else:
             raise ValueError("'start' must be null or a layout with foundations, waste and redeals_left")
         for step, item in enumerate(history):
