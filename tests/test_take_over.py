@@ -174,3 +174,29 @@ def test_play_takes_over_from_a_photo_every_card_read_in_its_own_pile_and_the_un
         assert names == [c for c in pile if c in names]  # in its own pile, in order
         if names != pile:  # a card not read: a note points at the place
             assert any(names[0] in n or names[-1] in n or any(c in n for c in names) for n in notes)
+
+
+# -- the camera goes on from it ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed, turned", [(0, 10), (2, 30), (4, 25), (6, 40)])
+def test_the_camera_follows_a_game_taken_over_mid_deal_to_its_end(seed, turned):
+    """The game as typed or read from a photo after ``turned`` cards; the camera starts there, without ever having
+    seen where the turned card lies before it is laid, and a card assumed under a foundation top may come up."""
+    from assistant.session import Session
+    from tests.live_sim import run_script, tommy_script
+
+    script, final = tommy_script(seed)
+    table, i = TommyState("standard"), 0
+    while sum(isinstance(h, Card) for h in table.history) < turned or script.truth[i]["event"] != "card":
+        e = script.truth[i]
+        table.turn(e["card"]) if e["event"] == "card" else table.apply(e["move"])
+        i += 1
+    start = script.truth[i]["still_frame"] - 8
+    script.frames, truth = script.frames[start:], script.truth[i:]
+    session = Session.new("tommy", "standard")
+    session.state = TommyState.from_table("standard", [p[-1] if p else None for p in table.foundations], table.waste)
+    events = run_script(session, script)
+    assert [(e["event"], e["card"], e.get("move")) for e in events if e["event"] in ("card", "move")] == \
+        [(e["event"], e["card"], e.get("move")) for e in truth]
+    assert not [e for e in events if e["event"] == "warning"]
+    assert session.state.foundation_cards() == final.foundation_cards()
+    assert [len(p) for p in session.state.waste] == [len(p) for p in final.waste]

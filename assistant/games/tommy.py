@@ -368,6 +368,12 @@ class TommyState:
         """The cards in the stock (as a set the player may know them after a redeal), sorted."""
         return sorted(self._stock, key=_SORT_KEY)
 
+    @property
+    def assumed(self) -> frozenset[Card]:
+        """The cards a game taken over from the table assumes under foundation tops (:meth:`from_table`): never
+        seen, so any of them may still be turned (it then trades places with another of its rank)."""
+        return frozenset(self._assumed)
+
     def unseen(self) -> list[Card]:
         """Cards in play never seen by the player (not yet turned), sorted. Buried cards under the old strict
         rule were seen when turned: the player has to remember them; ``player_view()`` hides them."""

@@ -141,7 +141,7 @@ class TommyFollower(Follower):
         """Apply the first change the view shows; True if one was applied, a text for a problem, None if none."""
         st = self.state
         on_table = self._on_table()
-        stock = set(st.stock_cards())
+        stock = self._may_come()
         maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
         misread = {c for c in maybe_new if self._misread_of_hidden(c, self._xy(view, c), view)}
         if st.rules.turn_count > 1:
@@ -366,7 +366,7 @@ class TommyFollower(Follower):
     def _glimpsed_between(self, card: Card, spot: np.ndarray, f: int | None, view: TableView) -> list:
         """(card, move) for each card never turned, glimpsed lying at ``spot``, that can go up on foundation ``f``
         (None: a new one) and then take ``card``."""
-        stock = set(self.state.stock_cards())
+        stock = self._may_come()
         fits = [(c, self._up_between(c, card, f)) for c, s in view.glimpsed.items()
                 if c in stock and self._dist(s.xy, spot) < ON_TOP]
         return [(c, move) for c, move in fits if move is not None]
@@ -391,7 +391,7 @@ class TommyFollower(Follower):
         a time, while the player is placing a batch that still needs a card (``_short_batch``), it is that card:
         turned, and placed once seen where it lies."""
         st = self.state
-        if not st.needs_card() or card not in set(st.stock_cards()):
+        if not st.needs_card() or card not in self._may_come():
             return None
         if st.hand:
             if not self._short_batch() or not self.apply(Turn(card)).ok:
@@ -520,6 +520,8 @@ class TommyFollower(Follower):
         others = [q for c, q in self.pos.items() if c != card and c in ends]  # each place's top and bottom
         if any(self._dist(p, q) < FREE for q in others):
             return f"{card} lies between places (not on a pile, not clear of them)"
+        if defer_new and not self.hand_spots:
+            return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
         can_found = any(not pile and st.foundation_accepts(f, card) for f, pile in enumerate(st.foundations))
         can_waste = any(not pile for pile in st.waste) and (from_pile is None or st.rules.waste_to_waste)
         if not can_found and not can_waste:
@@ -530,8 +532,6 @@ class TommyFollower(Follower):
         row = float(p @ d)
         near_f = any(abs(row - r) < SAME_ROW * self.size for r in found_rows)
         near_w = any(abs(row - r) < SAME_ROW * self.size for r in waste_rows)
-        if defer_new and not self.hand_spots:
-            return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
         if can_found and can_waste:
             return Target("W") if near_w and found_rows and not near_f else Target("F")
         return Target("F") if can_found else Target("W")
@@ -615,7 +615,11 @@ class TommyFollower(Follower):
         cards = set(st.hand)
         for pile in list(st.foundations) + list(st.waste):
             cards.update(pile)
-        return cards
+        return cards - st.assumed
+
+    def _may_come(self) -> set[Card]:
+        """The cards that may be turned: the stock's, and those a game taken over assumes under foundation tops."""
+        return set(self.state.stock_cards()) | self.state.assumed
 
     def _note_known(self, view: TableView) -> None:
         """Cards the game already has on the table but whose place was never seen (a resumed game, base cards)."""
@@ -630,7 +634,7 @@ class TommyFollower(Follower):
         read whole (both corners, a card-sized box): a covered card's reading can take its cover's box, or a
         corner of the cover misread as it."""
         st = self.state
-        stock = set(st.stock_cards())
+        stock = self._may_come()
         if st.hand or any(c in stock for c in view.cards):
             return  # a card is on its way: a top it lands on is read with the newcomer's corners
         tops = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile}
@@ -690,7 +694,7 @@ class TommyFollower(Follower):
     def _inconsistency(self, view: TableView) -> str | None:
         """A card seen where the game cannot have it, for a while: the table differs from the game."""
         st = self.state
-        stock = set(st.stock_cards())
+        stock = self._may_come()
         on_table = self._on_table()
         movable = {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile} | set(st.hand)
         if self._short_batch():
