@@ -200,3 +200,13 @@ def test_the_camera_follows_a_game_taken_over_mid_deal_to_its_end(seed, turned):
     assert not [e for e in events if e["event"] == "warning"]
     assert session.state.foundation_cards() == final.foundation_cards()
     assert [len(p) for p in session.state.waste] == [len(p) for p in final.waste]
+
+
+def test_with_a_camera_and_no_photo_the_table_is_read_from_the_cameras_first_still_view(tmp_path):
+    env = {**os.environ, "PATIENCE_LENS_HOME": str(tmp_path)}
+    out = subprocess.run([PATIENCE, "play", "tommy", "--source", str(FIXTURE), "--take-over", "--headless", "--json",
+                          "--no-hints"], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert f"read from the camera ({FIXTURE}): As Ah Ad Ac / " in out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]  # stdout keeps to JSON lines
+    assert events[-1]["event"] == "result" and events[-1]["foundation_cards"] == 4

@@ -29,8 +29,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--layout", metavar="TEXT", help="Sir Tommy, a game already under way: the foundations' top cards "
                    "and the waste piles (bottom card first), e.g. '3h - As - / Jd 2d | - | - | -' ('-' an empty one); "
                    "the game goes on from there (the cards under the tops are assumed)")
-    p.add_argument("--take-over", metavar="PHOTO", help="Sir Tommy, a game already under way: read its foundations "
-                   "(the upper row) and waste piles (the row below, spread downwards) from a photo of the table")
+    p.add_argument("--take-over", metavar="PHOTO", nargs="?", const=True,
+                   help="Sir Tommy, a game already under way: read its foundations (the upper row) and waste piles "
+                   "(the row below, spread downwards) from a photo of the table; with --source and no PHOTO, from "
+                   "the camera's first still view")
     p.add_argument("--budget-ms", type=float, help="thinking time for each hint (default 500 ms typed, 250 ms with "
                    "--source: the hint must follow the card within a second)")
     p.add_argument("--no-hints", action="store_true", help="play without the advisor")
@@ -110,7 +112,7 @@ def take_over(session, args) -> None:
         layout = parse_layout(text) if text else _layout_from_photo(photo, args)
         session.state = TommyState.from_table(session.state.rules, layout.tops, layout.waste)
     except ValueError as exc:
-        raise UserError(f"{'--layout' if text else photo}: {exc}") from None
+        raise UserError(f"{'--layout' if text else '--take-over'}: {exc}") from None
 
 
 def _layout_from_photo(photo: str, args):
@@ -121,10 +123,16 @@ def _layout_from_photo(photo: str, args):
     from assistant.commands.detect import read_image, table_reader
     from assistant.take_over import layout_from_cards, parse_layout
 
-    try:
-        image = read_image(Path(photo))
-    except ValueError as exc:
-        raise UserError(f"{photo}: {exc}") from None
+    if photo is True:
+        if not getattr(args, "source", None):
+            raise UserError("--take-over without a PHOTO reads the table from the camera: add --source S, or give "
+                            "a photo")
+        image, photo = _still_view(args.source), f"the camera ({args.source})"
+    else:
+        try:
+            image = read_image(Path(photo))
+        except ValueError as exc:
+            raise UserError(f"{photo}: {exc}") from None
     result = table_reader(getattr(args, "model", None), getattr(args, "threads", None)).detect(image)
     layout = layout_from_cards(result.cards)
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
@@ -138,6 +146,34 @@ def _layout_from_photo(photo: str, args):
     else:
         print(f"  (a card read wrong: start again with --layout '{layout.text()}' corrected)", file=out)
     return layout
+
+
+STILL_WAIT_FRAMES = 150  # a camera whose picture never settles: its view after this many frames is read
+
+
+def _still_view(spec):
+    """The first view of the source ``spec`` in which the table has been still a moment, to read it whole."""
+    from assistant.cli import UserError
+    from vision.motion import MotionGate
+    from vision.video import SourceError, open_source
+
+    try:
+        source = open_source(spec)
+    except SourceError as exc:
+        raise UserError(str(exc)) from None
+    gate, image = MotionGate(), None
+    try:
+        for frame in source:
+            image = frame.image
+            if not gate.update(image).moving or frame.index + 1 >= STILL_WAIT_FRAMES:
+                break
+    except SourceError as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        source.close()
+    if image is None:
+        raise UserError(f"no picture came from {spec}: check the camera")
+    return image
 
 
 def _lang(args) -> str | None:
