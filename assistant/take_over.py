@@ -21,6 +21,7 @@ from vision.results import SeenCard
 
 ROW_GAP = 0.5  # cards starting within this (card sizes) of the highest one are the foundations' row...
 FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this: the waste piles lie a card's height below
+#: (and a step this long within a column parts a foundation from the waste pile under it)
 COLUMN = 0.35  # cards whose left edges lie this close across the piles (card sizes) are one waste pile
 MISSING = 0.6  # a pile's step this much wider than the usual one (in steps) holds a card not read
 QUARTER_TURNS = [np.array(d, dtype=np.float64) for d in ((0, 1), (1, 0), (0, -1), (-1, 0))]
@@ -69,12 +70,12 @@ def layout_from_cards(cards: list[SeenCard]) -> TableLayout:
     size = card_size(cards)
     whole = [long_side(c.box) >= WHOLE * size for c in cards]
 
-    def fit(down):  # the piles read along ``down``: how many columns show corners and a whole card last
+    def fit(down):  # the piles read along ``down``: spread piles read as corners ending in a whole card, less others
         upper, columns = _rows(*_edges(cards, down), size)
-        good = sum(whole[c[-1]] and not any(whole[i] for i in c[:-1]) for c in columns)
-        return good - 0.01 * len(columns), upper, columns
+        spread = [whole[c[-1]] and not any(whole[i] for i in c[:-1]) for c in columns if len(c) > 1]
+        return 2 * sum(spread) - len(spread) - 0.01 * len(columns), upper, columns
 
-    # which way is down: the quarter turn that reads the most piles as corners ending in a whole card (the upright
+    # which way is down: the quarter turn that reads spread piles as corners ending in a whole card (the upright
     # picture first on a tie), then the piles' own direction measured along its columns
     down = max(QUARTER_TURNS, key=lambda d: fit(d)[0])
     upper, columns = fit(down)[1:]
@@ -106,22 +107,51 @@ def _edges(cards: list[SeenCard], down: np.ndarray) -> tuple[list[float], list[f
 
 
 def _rows(start: list[float], side: list[float], size: float) -> tuple[list[int], list[list[int]]]:
-    """The foundations' row (left to right) and the waste piles' columns (left to right, each bottom card first).
-    The foundations lie apart above the waste piles: no card starts between half a card and a card below them
-    (a pile spread downwards, with or without foundations above it, starts a card every quarter card or so)."""
-    first = min(start)
-    gap = [s for s in start if ROW_GAP * size < s - first < FOUNDATION_ROW * size]
-    upper = [i for i, s in enumerate(start) if s - first <= ROW_GAP * size] if not gap else []
-    if len(upper) == len(start):
-        upper = []  # every card in one row: waste piles of a card each
-    lower = sorted((i for i in range(len(start)) if i not in upper), key=lambda i: side[i])
+    """The foundations (left to right, top to bottom) and the waste piles (left to right, each bottom card first).
+
+    Cards are first put in columns by their left edges, and a column cut where a card starts more than
+    ``FOUNDATION_ROW`` below the one before it: a waste pile is spread a quarter card a step (a card or two of it
+    not read leave a wider step), a foundation lies a whole card and more apart.
+    A piece of two or more cards is a waste pile, and the row its bottom card starts in is the waste piles' row; a
+    single card is a foundation unless it starts in that row (a waste pile of one card) and no single card lies
+    below that row in its column (the foundations laid in a column beside the waste piles). With no spread pile on the table,
+    the cards of the upper of two rows are the foundations (one row: waste piles of a card each)."""
+    pieces: list[list[int]] = []
+    for column in _columns(side, size):
+        column.sort(key=lambda i: start[i])
+        pieces.append([column[0]])
+        for a, b in zip(column, column[1:]):
+            if start[b] - start[a] > FOUNDATION_ROW * size:
+                pieces.append([])
+            pieces[-1].append(b)
+    spread = [p for p in pieces if len(p) > 1]
+    singles = [p[0] for p in pieces if len(p) == 1]
+    if spread:
+        row = float(np.median([start[p[0]] for p in spread]))
+        off = {i for i in singles if abs(start[i] - row) > ROW_GAP * size}  # above (or below) the waste piles' row
+        stacked = {i for column in _columns(side, size) if any(start[j] > row for j in column if j in off)
+                   for i in column if i in singles}  # a column of foundations beside the waste piles
+        upper = [i for i in singles if i in off or i in stacked]
+    else:
+        first = min(start)
+        apart = not any(ROW_GAP * size < s - first < FOUNDATION_ROW * size for s in start)
+        upper = [i for i in singles if start[i] - first <= ROW_GAP * size] if apart else []
+        if len(upper) == len(singles):
+            upper = []  # every card in one row: waste piles of a card each
+    waste = [p for p in pieces if len(p) > 1 or p[0] not in upper]
+    return (sorted(upper, key=lambda i: (round(side[i] / (COLUMN * size)), start[i])),
+            sorted(waste, key=lambda p: side[p[0]]))
+
+
+def _columns(side: list[float], size: float) -> list[list[int]]:
+    """Cards whose left edges lie within ``COLUMN`` card sizes of the next one's, left to right."""
     columns: list[list[int]] = []
-    for i in lower:
+    for i in sorted(range(len(side)), key=lambda i: side[i]):
         if columns and side[i] - side[columns[-1][-1]] <= COLUMN * size:
             columns[-1].append(i)
         else:
             columns.append([i])
-    return sorted(upper, key=lambda i: side[i]), [sorted(c, key=lambda i: start[i]) for c in columns]
+    return columns
 
 
 def _gaps(cards: list[SeenCard], columns: list[list[int]], start: list[float]) -> list[str]:

@@ -90,16 +90,19 @@ def test_a_typed_layout_that_cannot_be_read_says_what_is_wrong(text, why):
 
 
 # -- the layout read from a photo's cards ------------------------------------------------------------------------
-def table_cards(foundations, waste, cam: Camera, step: float = 0.25, drop=()) -> list:
-    """The reader's cards of a Sir Tommy table: foundations whole in a row, each waste pile below spread downwards
-    (its covered cards by their corner, its top whole); ``drop``: cards not read."""
+def table_cards(foundations, waste, cam: Camera, step: float = 0.25, drop=(), beside: int = 0) -> list:
+    """The reader's cards of a Sir Tommy table: foundations whole in a row (``beside`` -1 / 1: in a column left /
+    right of the waste piles), each waste pile below spread downwards (its covered cards by their corner, its top
+    whole); ``drop``: cards not read."""
     seen = []
     for k, c in enumerate(foundations):
         if c:
-            seen.append(whole(Card.parse(c), (300 + 1.3 * W * k, 150), cam))
+            x = 300 - 1.6 * W if beside < 0 else 300 + 1.3 * W * 4 + 0.3 * W
+            xy = (x, 150 + 1.15 * H * k) if beside else (300 + 1.3 * W * k, 150)
+            seen.append(whole(Card.parse(c), xy, cam))
     for k, pile in enumerate(waste):
         for j, c in enumerate(pile):
-            xy = (300 + 1.3 * W * k, 150 + 1.35 * H + j * step * H)
+            xy = (300 + 1.3 * W * k, 150 + (0 if beside else 1.35 * H) + j * step * H)
             seen.append((whole if j == len(pile) - 1 else corner)(Card.parse(c), xy, cam))
     return [s for s in seen if s.card not in drop]
 
@@ -115,6 +118,13 @@ def test_foundations_are_the_upper_row_and_each_column_below_a_waste_pile_howeve
     layout = layout_from_cards(table_cards(FOUND, WASTE, cam))
     assert layout.text() == "Ah 3c As - / Kd 9d 7h | Qs | Jc Jd 10h 8s 5c | -"
     assert layout.notes == []
+
+
+@pytest.mark.parametrize("cam", [Camera(), Camera(angle_deg=-90.0)], ids=["upright", "turned"])
+@pytest.mark.parametrize("beside", [-1, 1], ids=["left", "right"])
+def test_foundations_in_a_column_beside_the_waste_piles_are_read_top_to_bottom(cam, beside):
+    layout = layout_from_cards(table_cards(FOUND, WASTE, cam, beside=beside))
+    assert layout.text() == "Ah 3c As - / Kd 9d 7h | Qs | Jc Jd 10h 8s 5c | -"
 
 
 def test_a_table_without_foundations_is_all_waste_piles():
