@@ -23,7 +23,7 @@ ROW_GAP = 0.5  # cards starting within this (card sizes) of the highest one are 
 FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this: the waste piles lie a card's height below
 #: (and a step this long within a column parts a foundation from the waste pile under it)
 COLUMN = 0.35  # cards whose left edges lie this close across the piles (card sizes) are one waste pile
-MISSING = 0.6  # a pile's step this much wider than the usual one (in steps) holds a card not read
+MISSING = 0.45  # a pile's step this much wider than the usual one (in steps) holds a card not read
 QUARTER_TURNS = [np.array(d, dtype=np.float64) for d in ((0, 1), (1, 0), (0, -1), (-1, 0))]
 WHOLE = 0.6  # a box at least this share of a card's long side is a whole card (a pile's top), not a corner
 

@@ -220,3 +220,27 @@ def test_with_a_camera_and_no_photo_the_table_is_read_from_the_cameras_first_sti
     assert f"read from the camera ({FIXTURE}): As Ah Ad Ac / " in out.stderr
     events = [json.loads(line) for line in out.stdout.splitlines()]  # stdout keeps to JSON lines
     assert events[-1]["event"] == "result" and events[-1]["foundation_cards"] == 4
+
+
+# -- the benchmark -------------------------------------------------------------------------------------------------
+def test_the_benchmark_counts_cards_in_their_own_pile_in_order_and_the_missed_ones_a_note_points_at():
+    from assistant.benchmarks.take_over import compare, in_order
+    from assistant.take_over import TableLayout
+
+    assert in_order(["a", "c", "b"], ["a", "b", "c"]) == 2 and in_order([], ["a"]) == 0
+    truth = {"foundations": ["As", "3c", None, None], "waste": [["Kd", "9d", "7h"], ["Qs"], [], []]}
+    layout = TableLayout(cards("3c As") + [None, None], [cards("Kd 7h"), cards("Qs 2h"), [], []],
+                         ["a card may be missing between Kd and 7h (a wider step in their pile)"])
+    assert compare(layout, truth) == {"exact": False, "tops_right": 2, "tops": 2, "cards_right": 3, "cards_wrong": 1,
+                                      "cards_missed": 1, "missed_pointed": 1, "cards": 4}
+
+
+def test_bench_take_over_reads_a_labelled_folder(tmp_path):
+    shutil.copy(FIXTURE, tmp_path / "t.jpg")
+    shutil.copy(FIXTURE.with_suffix(".json"), tmp_path / "t.jpg.json")
+    out = subprocess.run([PATIENCE, "bench", "take-over", str(tmp_path), "--json"], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    line, summary = (json.loads(x) for x in out.stdout.splitlines())
+    assert line["tops_right"] == 4 and line["cards_wrong"] == 0 and line["cards_right"] >= 16
+    assert summary["summary"]["photos"] == 1 and summary["summary"]["cards"] == 20

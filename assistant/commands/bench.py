@@ -12,6 +12,8 @@ BENCHMARKS = {
     "shuffle": ("assistant.benchmarks.shuffle", "Poker Shuffle: mean score of the best arrangement found per set"),
     "score-photo": ("assistant.benchmarks.score_photo",
                     "Poker Patience photos: grids and cells read right, ms per photo (labelled photos)"),
+    "take-over": ("assistant.benchmarks.take_over",
+                  "Sir Tommy tables under way read from photos: tables, tops and pile cards right (labelled photos)"),
     "tips": ("assistant.benchmarks.tips", "the rules' tips alone: win rate / mean score of players who follow only tips"),
     "camera": ("assistant.benchmarks.camera",
                "the live camera assistant on rendered game videos: games recovered, moves, latency, ms a frame"),
