@@ -11,6 +11,7 @@ assumed (:meth:`TommyState.from_table`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -24,8 +25,10 @@ FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this: the wast
 #: (and a step this long within a column parts a foundation from the waste pile under it)
 COLUMN = 0.35  # cards whose left edges lie this close across the piles (card sizes) are one waste pile
 MISSING = 0.45  # a pile's step this much wider than the usual one (in steps) holds a card not read
+CORNER = 0.35  # a box under this share of a card's long side is a corner index alone
+SECOND_LOOK = 0.6  # a card named this surely where a pile's corner was missing joins the pile
 QUARTER_TURNS = [np.array(d, dtype=np.float64) for d in ((0, 1), (1, 0), (0, -1), (-1, 0))]
-WHOLE = 0.6  # a box at least this share of a card's long side is a whole card (a pile's top), not a corner
+WHOLE = 0.85  # a box this share of a card's long side is a whole card (a pile's top), not a corner or the strip of a covered card
 
 
 @dataclass
@@ -62,63 +65,141 @@ def parse_layout(text: str) -> TableLayout:
         raise ValueError(str(exc)) from None
 
 
-def layout_from_cards(cards: list[SeenCard]) -> TableLayout:
+def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None) -> TableLayout:
     """Foundations (the upper row) and waste piles (the columns below it) from the cards read on a photo.
-    ValueError when more than four foundations or waste piles are read."""
+    ``second_look(xyxy) -> [(card name or None, confidence)]``: the index classifier on boxes where a pile's corner
+    was not read (``Detector.corner_probabilities``); a card it names surely is taken into the pile. ValueError when
+    more than four foundations or waste piles are read."""
     if not cards:
         return TableLayout([None] * PILES, [[] for _ in range(PILES)], ["no cards were found on the table"])
     size = card_size(cards)
-    whole = [long_side(c.box) >= WHOLE * size for c in cards]
-
-    def fit(down):  # the piles read along ``down``: spread piles read as corners ending in a whole card, less others
-        upper, columns = _rows(*_edges(cards, down), size)
-        spread = [whole[c[-1]] and not any(whole[i] for i in c[:-1]) for c in columns if len(c) > 1]
-        return 2 * sum(spread) - len(spread) - 0.01 * len(columns), upper, columns
-
-    # which way is down: the quarter turn that reads spread piles as corners ending in a whole card (the upright
-    # picture first on a tie), then the piles' own direction measured along its columns
-    down = max(QUARTER_TURNS, key=lambda d: fit(d)[0])
-    upper, columns = fit(down)[1:]
-    down = _fan_direction(cards, columns, down)
-    upper, columns = fit(down)[1:]
+    down, upper, columns = _piles(cards, size)
+    closer: list[SeenCard] = []
+    if second_look is not None:
+        closer = _look_closer(cards, columns, down, size, second_look)
+        if closer:
+            cards = cards + closer
+            upper, columns = _rows(*_edges(cards, down), size=size)
     notes = []
     if not upper and columns:
         notes.append("one row of piles: all taken as waste piles (lay the foundations in a row above them)")
     for what, row in (("foundations", upper), ("waste piles", [c[-1] for c in columns])):
         if len(row) > PILES:
             raise ValueError(f"{len(row)} {what} are read, at most {PILES}: " + " ".join(cards[i].card for i in row))
-    waste = [[Card.parse(cards[i].card) for i in column] for column in columns]
-    notes += _gaps(cards, columns, _edges(cards, down)[0])
+    if closer:
+        notes.append("read at a second look where a pile's card was missing: " + " ".join(c.card for c in closer))
+    start = _edges(cards, down)[0]
+    for gap in _gaps(columns, start)[1]:
+        names = [cards[i].card for i in gap.column]
+        if gap.after is None:
+            notes.append(f"a card may be missing under {names[0]} (its pile starts lower than the others)")
+        else:
+            notes.append(f"a card may be missing between {names[gap.after]} and {names[gap.after + 1]} (a wider step "
+                         "in their pile)")
     for column in columns:
-        if not whole[column[-1]]:
+        if long_side(cards[column[-1]].box) < WHOLE * size:
             notes.append(f"the waste pile of {' '.join(cards[i].card for i in column)}: its top card was not seen "
                          "whole (a card may be missing at its end)")
     tops: list[Card | None] = [Card.parse(cards[i].card) for i in upper]
+    waste = [[Card.parse(cards[i].card) for i in column] for column in columns]
     return TableLayout(tops + [None] * (PILES - len(tops)), waste + [[] for _ in range(PILES - len(waste))], notes)
 
 
-def _edges(cards: list[SeenCard], down: np.ndarray) -> tuple[list[float], list[float]]:
-    """Where each card's top edge lies along ``down`` and its left edge across it (a corner index lies at both, so
-    a card read by a corner alone is placed as one read whole)."""
+def _piles(cards: list[SeenCard], size: float) -> tuple[np.ndarray, list[int], list[list[int]]]:
+    """Which way is down on the picture, the foundations and the waste piles' columns (see ``_rows``): the quarter
+    turn that reads spread piles as corners ending in a whole card (the upright picture first on a tie), then the
+    piles' own direction measured along its columns."""
+    whole = [long_side(c.box) >= WHOLE * size for c in cards]
+
+    def fit(down):  # spread piles read as corners ending in a whole card, less the others
+        upper, columns = _rows(*_edges(cards, down), size=size)
+        spread = [whole[c[-1]] and not any(whole[i] for i in c[:-1]) for c in columns if len(c) > 1]
+        return 2 * sum(spread) - len(spread) - 0.01 * len(columns), upper, columns
+
+    down = max(QUARTER_TURNS, key=lambda d: fit(d)[0])
+    down = _fan_direction(cards, fit(down)[2], down)
+    return (down, *fit(down)[1:])
+
+
+@dataclass(frozen=True)
+class _Gap:
+    """Cards of a waste pile not read: ``count`` of them after the pile's card ``after`` (an index into ``column``;
+    None: under its bottom card)."""
+
+    column: list[int]
+    after: int | None
+    count: int
+
+
+def _gaps(columns: list[list[int]], start: list[float]) -> tuple[float, list[_Gap]]:
+    """The piles' usual step, and where a waste pile's card may not have been read: a step between two of its
+    cards much wider than that, or a pile starting lower than the others (its bottom card not read)."""
+    steps = [start[b] - start[a] for c in columns for a, b in zip(c, c[1:])]
+    if not steps:
+        return 0.0, []
+    step = float(np.median(steps))
+    row = min(start[c[0]] for c in columns)
+    gaps = []
+    for column in columns:
+        if start[column[0]] - row > MISSING * step:
+            gaps.append(_Gap(column, None, max(1, round((start[column[0]] - row) / step))))
+        for k, (a, b) in enumerate(zip(column, column[1:])):
+            if start[b] - start[a] > (1 + MISSING) * step:
+                gaps.append(_Gap(column, k, max(1, round((start[b] - start[a]) / step) - 1)))
+    return step, gaps
+
+
+def _look_closer(cards: list[SeenCard], columns: list[list[int]], down: np.ndarray, size: float,
+                 second_look: Callable) -> list[SeenCard]:
+    """The cards read at a second look where a pile's corner index was not found: the corner box of the card next
+    to the gap (a corner box, not a whole card's) moved along the pile by one step for each card missing."""
+    step, gaps = _gaps(columns, _edges(cards, down)[0])
+    boxes = []
+    for gap in gaps:
+        anchor = cards[gap.column[0 if gap.after is None else gap.after]]
+        if long_side(anchor.box) >= CORNER * size:
+            continue
+        sign = -1.0 if gap.after is None else 1.0
+        for j in range(1, gap.count + 1):
+            dx, dy = sign * j * step * down
+            x1, y1, x2, y2 = anchor.box
+            boxes.append((x1 + dx, y1 + dy, x2 + dx, y2 + dy))
+    if not boxes:
+        return []
+    seen = {c.card for c in cards}
+    found = []
+    for box, (name, confidence) in zip(boxes, second_look(np.asarray(boxes, dtype=np.float64))):
+        if name is not None and confidence >= SECOND_LOOK and name not in seen:
+            seen.add(name)
+            found.append(SeenCard(name, float(confidence), tuple(float(v) for v in box), 1))
+    return found
+
+
+def _edges(cards: list[SeenCard], down: np.ndarray) -> tuple[list[float], list[float], list[float]]:
+    """Where each card's top edge lies along ``down``, its left edge across it (a corner index lies at both, so a
+    card read by a corner alone is placed as one read whole), and its middle along ``down`` (the order within a
+    pile: a covered card's box may reach past its own edge over the card under it, its middle does not)."""
     across = np.array([down[1], -down[0]])  # left to right when the piles are spread downwards
     corners = [_corners(c.box) for c in cards]
     return ([min(float(np.dot(q, down)) for q in cs) for cs in corners],
-            [min(float(np.dot(q, across)) for q in cs) for cs in corners])
+            [min(float(np.dot(q, across)) for q in cs) for cs in corners],
+            [float(np.dot(_centre(c.box), down)) for c in cards])
 
 
-def _rows(start: list[float], side: list[float], size: float) -> tuple[list[int], list[list[int]]]:
+def _rows(start: list[float], side: list[float], mid: list[float], size: float) -> tuple[list[int], list[list[int]]]:
     """The foundations (left to right, top to bottom) and the waste piles (left to right, each bottom card first).
 
-    Cards are first put in columns by their left edges, and a column cut where a card starts more than
-    ``FOUNDATION_ROW`` below the one before it: a waste pile is spread a quarter card a step (a card or two of it
-    not read leave a wider step), a foundation lies a whole card and more apart.
-    A piece of two or more cards is a waste pile, and the row its bottom card starts in is the waste piles' row; a
-    single card is a foundation unless it starts in that row (a waste pile of one card) and no single card lies
-    below that row in its column (the foundations laid in a column beside the waste piles). With no spread pile on the table,
-    the cards of the upper of two rows are the foundations (one row: waste piles of a card each)."""
+    Cards are first put in columns by their left edges, each in the order of their middles along the piles, and a
+    column is cut where a card starts more than ``FOUNDATION_ROW`` below the one before it: a waste pile is spread a
+    quarter card a step (a card or two of it not read leave a wider step), a foundation lies a whole card and more
+    apart. A piece of two or more cards is a waste pile, and the row its bottom card starts in is the waste piles'
+    row; a single card is a foundation unless it starts in that row (a waste pile of one card) and no single card
+    lies below that row in its column (the foundations laid in a column beside the waste piles). With no spread
+    pile on the table, the cards of the upper of two rows are the foundations (one row: waste piles of a card
+    each)."""
     pieces: list[list[int]] = []
     for column in _columns(side, size):
-        column.sort(key=lambda i: start[i])
+        column.sort(key=lambda i: mid[i])
         pieces.append([column[0]])
         for a, b in zip(column, column[1:]):
             if start[b] - start[a] > FOUNDATION_ROW * size:
@@ -152,25 +233,6 @@ def _columns(side: list[float], size: float) -> list[list[int]]:
         else:
             columns.append([i])
     return columns
-
-
-def _gaps(cards: list[SeenCard], columns: list[list[int]], start: list[float]) -> list[str]:
-    """Where a waste pile's card may not have been read: a step between two of its cards much wider than the
-    piles' usual step, or a pile starting lower than the others (its bottom card not read)."""
-    steps = [start[b] - start[a] for c in columns for a, b in zip(c, c[1:])]
-    if not steps:
-        return []
-    step = float(np.median(steps))
-    notes = []
-    row = min(start[c[0]] for c in columns)
-    for column in columns:
-        names = [cards[i].card for i in column]
-        if start[column[0]] - row > MISSING * step:
-            notes.append(f"a card may be missing under {names[0]} (its pile starts lower than the others)")
-        for (a, b), x, y in zip(zip(column, column[1:]), names, names[1:]):
-            if start[b] - start[a] > (1 + MISSING) * step:
-                notes.append(f"a card may be missing between {x} and {y} (a wider step in their pile)")
-    return notes
 
 
 def _fan_direction(cards: list[SeenCard], columns: list[list[int]], down: np.ndarray) -> np.ndarray:

@@ -419,6 +419,13 @@ class Detector:
             p = self.settle_black_suits(crops, xyxy, p)
         return p
 
+    def read_corners(self, image_bgr: np.ndarray, xyxy: np.ndarray) -> list[tuple[str | None, float]]:
+        """The card named by the corner index in each box, with its probability (None: no index there): a second
+        look where an index is expected but the detector found none."""
+        p = self.corner_probabilities(self.prepare(image_bgr), np.asarray(xyxy, dtype=np.float64))
+        best = p.argmax(axis=1) if len(p) else np.zeros(0, int)
+        return [(self.classifier_names[k] or None, float(p[i, k])) for i, k in enumerate(best)]
+
     def settle_black_suits(self, crops: list[np.ndarray], xyxy: np.ndarray, p: np.ndarray) -> np.ndarray:
         """Clubs against spades settled again by the thin look: the classifier (and the suit look) run once more on
         each black corner's crop with its ink thinned (:func:`vision.crops.thinned`), and each rank's spade+club

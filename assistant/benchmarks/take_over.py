@@ -29,6 +29,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of --render (default 0)")
     parser.add_argument("--threads", type=int, default=None, metavar="N", help="ONNX Runtime threads (default 2)")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
+    parser.add_argument("--no-second-look", action="store_true",
+                        help="no second look where a pile's corner index was not found (as before it)")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo, then the summary")
     parser.add_argument("--verbose", action="store_true", help="print each photo's reading against the truth")
 
@@ -95,7 +97,8 @@ def run(args) -> int:
         t0 = time.perf_counter()
         cards = reader.detect(image).cards
         try:
-            layout = layout_from_cards(cards)
+            layout = layout_from_cards(cards, None if args.no_second_look else
+                                       lambda boxes, image=image: reader.read_corners(image, boxes))
         except ValueError as exc:
             layout, why = None, str(exc)
         ms.append((time.perf_counter() - t0) * 1e3)

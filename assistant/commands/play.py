@@ -133,8 +133,8 @@ def _layout_from_photo(photo: str, args):
             image = read_image(Path(photo))
         except ValueError as exc:
             raise UserError(f"{photo}: {exc}") from None
-    result = table_reader(getattr(args, "model", None), getattr(args, "threads", None)).detect(image)
-    layout = layout_from_cards(result.cards)
+    reader = table_reader(getattr(args, "model", None), getattr(args, "threads", None))
+    layout = layout_from_cards(reader.detect(image).cards, lambda boxes: reader.read_corners(image, boxes))
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     print(f"read from {photo}: {layout.text()}", file=out)
     for note in layout.notes:
