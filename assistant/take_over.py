@@ -26,6 +26,7 @@ FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this: the wast
 COLUMN = 0.35  # cards whose left edges lie this close across the piles (card sizes) are one waste pile
 MISSING = 0.45  # a pile's step this much wider than the usual one (in steps) holds a card not read
 CORNER = 0.35  # a box under this share of a card's long side is a corner index alone
+NEXT_CORNER = 0.45  # the next card's corner index in a spread pile lies within this (card sizes)
 SECOND_LOOK = 0.6  # a card named this surely where a pile's corner was missing joins the pile
 QUARTER_TURNS = [np.array(d, dtype=np.float64) for d in ((0, 1), (1, 0), (0, -1), (-1, 0))]
 WHOLE = 0.85  # a box this share of a card's long side is a whole card (a pile's top), not a corner or the strip of a covered card
@@ -68,8 +69,9 @@ def parse_layout(text: str) -> TableLayout:
 def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None) -> TableLayout:
     """Foundations (the upper row) and waste piles (the columns below it) from the cards read on a photo.
     ``second_look(xyxy) -> [(card name or None, confidence)]``: the index classifier on boxes where a pile's corner
-    was not read (``Detector.corner_probabilities``); a card it names surely is taken into the pile. ValueError when
-    more than four foundations or waste piles are read."""
+    was not read (``Detector.read_corners``); a card it names surely is taken into the pile. More than four columns
+    of waste cards: the two closest are taken as one pile (said in a note). ValueError when more than four
+    foundations are read."""
     if not cards:
         return TableLayout([None] * PILES, [[] for _ in range(PILES)], ["no cards were found on the table"])
     size = card_size(cards)
@@ -83,9 +85,16 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
     notes = []
     if not upper and columns:
         notes.append("one row of piles: all taken as waste piles (lay the foundations in a row above them)")
-    for what, row in (("foundations", upper), ("waste piles", [c[-1] for c in columns])):
-        if len(row) > PILES:
-            raise ValueError(f"{len(row)} {what} are read, at most {PILES}: " + " ".join(cards[i].card for i in row))
+    _, side, mid = _edges(cards, down)
+    while len(columns) > PILES:  # a pile read in two columns (a box off its line, a step too wide): the closest join
+        k = min(range(len(columns) - 1), key=lambda k: side[columns[k + 1][0]] - side[columns[k][0]])
+        a, b = columns[k], columns.pop(k + 1)
+        notes.append(f"{len(columns) + 1} waste piles read: {' '.join(cards[i].card for i in a)} and "
+                     f"{' '.join(cards[i].card for i in b)} taken as one")
+        columns[k] = sorted(a + b, key=lambda i: mid[i])
+    if len(upper) > PILES:
+        raise ValueError(f"{len(upper)} foundations are read, at most {PILES}: "
+                         + " ".join(cards[i].card for i in upper))
     if closer:
         notes.append("read at a second look where a pile's card was missing: " + " ".join(c.card for c in closer))
     start = _edges(cards, down)[0]
@@ -106,9 +115,11 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
 
 
 def _piles(cards: list[SeenCard], size: float) -> tuple[np.ndarray, list[int], list[list[int]]]:
-    """Which way is down on the picture, the foundations and the waste piles' columns (see ``_rows``): the quarter
-    turn that reads spread piles as corners ending in a whole card (the upright picture first on a tie), then the
-    piles' own direction measured along its columns."""
+    """Which way is down on the picture, the foundations and the waste piles' columns (see ``_rows``). The axis
+    the piles are spread along is where each corner index's nearest neighbour lies (the next card's corner, a
+    quarter card away; the piles lie further apart); which end is down, the one that reads spread piles as corners
+    ending in a whole card. Without corners near each other, the quarter turn that reads so (the upright picture
+    first on a tie), then the piles' own direction measured along the columns found."""
     whole = [long_side(c.box) >= WHOLE * size for c in cards]
 
     def fit(down):  # spread piles read as corners ending in a whole card, less the others
@@ -116,8 +127,12 @@ def _piles(cards: list[SeenCard], size: float) -> tuple[np.ndarray, list[int], l
         spread = [whole[c[-1]] and not any(whole[i] for i in c[:-1]) for c in columns if len(c) > 1]
         return 2 * sum(spread) - len(spread) - 0.01 * len(columns), upper, columns
 
-    down = max(QUARTER_TURNS, key=lambda d: fit(d)[0])
-    down = _fan_direction(cards, fit(down)[2], down)
+    axis = _fan_axis(cards, size)
+    if axis is not None:
+        down = max([axis, -axis], key=lambda d: fit(d)[0])
+    else:
+        down = max(QUARTER_TURNS, key=lambda d: fit(d)[0])
+        down = _fan_direction(cards, fit(down)[2], down)
     return (down, *fit(down)[1:])
 
 
@@ -233,6 +248,23 @@ def _columns(side: list[float], size: float) -> list[list[int]]:
         else:
             columns.append([i])
     return columns
+
+
+def _fan_axis(cards: list[SeenCard], size: float) -> np.ndarray | None:
+    """The axis (either way) from each corner index to its nearest corner index within ``NEXT_CORNER`` card sizes,
+    averaged as doubled angles (a vector and its opposite agree); None with fewer than two such pairs."""
+    small = np.array([_centre(c.box) for c in cards if long_side(c.box) < CORNER * size]).reshape(-1, 2)
+    if len(small) < 3:
+        return None
+    d = np.hypot(*(small[:, None, :] - small[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    near = d.argmin(axis=1)
+    steps = [small[near[i]] - small[i] for i in range(len(small)) if d[i, near[i]] < NEXT_CORNER * size]
+    if len(steps) < 2:
+        return None
+    angle = np.array([np.arctan2(v[1], v[0]) for v in steps])
+    half = np.arctan2(np.sin(2 * angle).mean(), np.cos(2 * angle).mean()) / 2
+    return np.array([np.cos(half), np.sin(half)])
 
 
 def _fan_direction(cards: list[SeenCard], columns: list[list[int]], down: np.ndarray) -> np.ndarray:

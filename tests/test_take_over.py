@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -139,9 +140,18 @@ def test_cards_not_read_in_a_pile_are_pointed_at():
                             "a card may be missing between Jd and 8s (a wider step in their pile)"]
 
 
-def test_five_columns_of_cards_are_not_a_sir_tommy_table():
-    with pytest.raises(ValueError, match="5 waste piles are read, at most 4"):
-        layout_from_cards(table_cards(FOUND, WASTE[:3] + [["2d"], ["3d"]], Camera()))
+def test_five_foundations_are_not_a_sir_tommy_table():
+    with pytest.raises(ValueError, match="5 foundations are read, at most 4"):
+        layout_from_cards(table_cards(["Ah", "3c", "As", "Kc", "Kh"], WASTE, Camera()))
+
+
+def test_five_columns_of_waste_cards_are_four_piles_the_two_closest_one():
+    seen = table_cards(FOUND, WASTE[:3] + [["2d", "3d"]], Camera())
+    moved = [replace(s, box=(s.box[0] + 60, s.box[1], s.box[2] + 60, s.box[3])) if s.card in ("9d", "7h") else s
+             for s in seen]  # two cards of the first pile read off its line
+    layout = layout_from_cards(moved)
+    assert layout.waste[0] == cards("Kd 9d 7h") and len([p for p in layout.waste if p]) == 4
+    assert any("taken as one" in n for n in layout.notes)
 
 
 # -- the command ---------------------------------------------------------------------------------------------------
