@@ -85,7 +85,7 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
     notes = []
     if not upper and columns:
         notes.append("one row of piles: all taken as waste piles (lay the foundations in a row above them)")
-    _, side, mid = _edges(cards, down)
+    start, side, mid = _edges(cards, down)
     while len(columns) > PILES:  # a pile read in two columns (a box off its line, a step too wide): the closest join
         k = min(range(len(columns) - 1), key=lambda k: side[columns[k + 1][0]] - side[columns[k][0]])
         a, b = columns[k], columns.pop(k + 1)
@@ -97,7 +97,6 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
                          + " ".join(cards[i].card for i in upper))
     if closer:
         notes.append("read at a second look where a pile's card was missing: " + " ".join(c.card for c in closer))
-    start = _edges(cards, down)[0]
     for gap in _gaps(columns, start)[1]:
         names = [cards[i].card for i in gap.column]
         if gap.after is None:
