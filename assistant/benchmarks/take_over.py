@@ -1,7 +1,7 @@
 """``patience bench take-over FOLDER``: take over labelled photos of Sir Tommy tables under way; how much is right.
 
 FOLDER holds photos each with ``<photo>.json`` = ``{"foundations": [tops], "waste": [[bottom .. top], x 4]}`` in the
-order ``assistant.take_over`` reads a table (``vision.training.tommy_tables``). Each photo is read as ``patience
+order ``assistant.take_over`` reads a table (``assistant.benchmarks.tommy_tables``). Each photo is read as ``patience
 play tommy --take-over PHOTO`` reads it (the photo models, ``layout_from_cards``). Printed: tables read exactly
 (the foundations' tops, in any order, and every waste pile card for card), the foundations' tops right, the waste
 piles' cards right (in their own pile, in order), wrong (a card read into a pile it is not in) and missed, how
@@ -75,7 +75,7 @@ def run(args) -> int:
 
     folder = Path(args.folder)
     if args.render:
-        from vision.training.tommy_tables import write_table_set
+        from assistant.benchmarks.tommy_tables import write_table_set
 
         try:
             write_table_set(folder, args.render, args.seed)
