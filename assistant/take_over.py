@@ -206,18 +206,19 @@ def _rows(start: list[float], side: list[float], mid: list[float], size: float) 
     Cards are first put in columns by their left edges, each in the order of their middles along the piles, and a
     column is cut where a card starts more than ``FOUNDATION_ROW`` below the one before it: a waste pile is spread a
     quarter card a step (a card or two of it not read leave a wider step), a foundation lies a whole card and more
-    apart. A piece of two or more cards is a waste pile, and the row its bottom card starts in is the waste piles'
-    row; a single card is a foundation unless it starts in that row (a waste pile of one card) and no single card
-    lies below that row in its column (the foundations laid in a column beside the waste piles). With no spread
-    pile on the table, the cards of the upper of two rows are the foundations (one row: waste piles of a card
-    each)."""
+    apart, above its waste pile (so a column is never cut after two cards spread: a covered card boxed as a whole
+    card, its box reaching back over the cards under it, leaves a wide step before the pile's top). A piece of two
+    or more cards is a waste pile, and the row its bottom card starts in is the waste piles' row; a single card is a
+    foundation unless it starts in that row (a waste pile of one card) and no single card lies below that row in its
+    column (the foundations laid in a column beside the waste piles). With no spread pile on the table, the cards of
+    the upper of two rows are the foundations (one row: waste piles of a card each)."""
     pieces: list[list[int]] = []
     for column in _columns(side, size):
         column.sort(key=lambda i: mid[i])
         pieces.append([column[0]])
         for a, b in zip(column, column[1:]):
-            if start[b] - start[a] > FOUNDATION_ROW * size:
-                pieces.append([])
+            if start[b] - start[a] > FOUNDATION_ROW * size and len(pieces[-1]) < 2:
+                pieces.append([])  # nothing lies beyond a spread pile in its column but its own cards
             pieces[-1].append(b)
     spread = [p for p in pieces if len(p) > 1]
     singles = [p[0] for p in pieces if len(p) == 1]

@@ -128,6 +128,16 @@ def test_foundations_in_a_column_beside_the_waste_piles_are_read_top_to_bottom(c
     assert layout.text() == "Ah 3c As - / Kd 9d 7h | Qs | Jc Jd 10h 8s 5c | -"
 
 
+def test_a_covered_card_boxed_as_a_whole_card_over_the_cards_under_it_does_not_cut_its_pile():
+    seen = table_cards(FOUND, WASTE, Camera(), drop=("10h",))
+    covered = next(s for s in seen if s.card == "8s")  # under the 5c: boxed back over the cards under it
+    x1, y1 = covered.box[:2]
+    boxed = [replace(s, box=(x1, y1 - 0.7 * H, x1 + W, y1 + 0.3 * H), corners=2) if s is covered else s
+             for s in seen]
+    layout = layout_from_cards(boxed)
+    assert layout.tops == cards("Ah 3c As") + [None] and layout.waste[2] == cards("Jc Jd 8s 5c")
+
+
 def test_a_table_without_foundations_is_all_waste_piles():
     layout = layout_from_cards(table_cards([None] * 4, WASTE, Camera()))
     assert layout.tops == [None] * 4 and layout.waste == [cards(" ".join(p)) for p in WASTE]
