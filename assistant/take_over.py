@@ -34,22 +34,26 @@ WHOLE = 0.85  # a box this share of a card's long side is a whole card (a pile's
 
 @dataclass
 class TableLayout:
-    """The foundations' top cards (None: empty) and the waste piles (bottom first), with what the reading noted."""
+    """The foundations' top cards (None: empty) and the waste piles (bottom first), with what the reading noted;
+    ``turned``: a card turned and not placed yet (lying beside the stock)."""
 
     tops: list[Card | None]
     waste: list[list[Card]]
     notes: list[str] = field(default_factory=list)
+    turned: Card | None = None
 
     def text(self) -> str:
-        """The layout as typed: ``3h - As - / Jd 2d | - | - | -``."""
+        """The layout as typed: ``3h - As - / Jd 2d | - | - | -`` (``/ Qh`` after it: the Qh turned)."""
         tops = " ".join(str(c) if c else "-" for c in self.tops)
-        return f"{tops} / " + " | ".join(" ".join(map(str, p)) or "-" for p in self.waste)
+        turned = f" / {self.turned}" if self.turned else ""
+        return f"{tops} / " + " | ".join(" ".join(map(str, p)) or "-" for p in self.waste) + turned
 
 
 def parse_layout(text: str) -> TableLayout:
-    """``3h - As - / Jd 2d | - | - | -``: four foundation tops (``-`` empty), then four waste piles bottom first.
-    ValueError says what is wrong."""
+    """``3h - As - / Jd 2d | - | - | -``: four foundation tops (``-`` empty), then four waste piles bottom first, and
+    optionally ``/ Qh``, a card turned and not placed yet. ValueError says what is wrong."""
     tops_text, slash, waste_text = text.partition("/")
+    waste_text, _, turned = waste_text.partition("/")
     if not slash:
         raise ValueError("write the foundations' tops, a slash, then the waste piles: 3h - As - / Jd 2d | - | - | -")
     words = tops_text.split()
@@ -61,7 +65,8 @@ def parse_layout(text: str) -> TableLayout:
                          f"got {len(piles)}")
     try:
         return TableLayout([None if w == "-" else Card.parse(w) for w in words],
-                           [[Card.parse(c) for c in p] for p in piles])
+                           [[Card.parse(c) for c in p] for p in piles],
+                           turned=Card.parse(turned) if turned.strip() else None)
     except CardError as exc:
         raise ValueError(str(exc)) from None
 
@@ -92,6 +97,15 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
         notes.append(f"{len(columns) + 1} waste piles read: {' '.join(cards[i].card for i in a)} and "
                      f"{' '.join(cards[i].card for i in b)} taken as one")
         columns[k] = sorted(a + b, key=lambda i: mid[i])
+    turned = None
+    if len(upper) == PILES + 1:  # a card turned lies beside the stock, in the foundations' row: the one further out
+        def apart(i, j):
+            return float(np.hypot(*(_centre(cards[i].box) - _centre(cards[j].box))))
+
+        gaps = [apart(upper[0], upper[1]), apart(upper[-1], upper[-2])]
+        turned = upper.pop(0 if gaps[0] > gaps[1] else -1)
+        notes.append(f"{cards[turned].card} taken as the card turned, not placed yet (it lies apart at the end of the "
+                     "foundations' row)")
     if len(upper) > PILES:
         raise ValueError(f"{len(upper)} foundations are read, at most {PILES}: "
                          + " ".join(cards[i].card for i in upper))
@@ -110,7 +124,8 @@ def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None
                          "whole (a card may be missing at its end)")
     tops: list[Card | None] = [Card.parse(cards[i].card) for i in upper]
     waste = [[Card.parse(cards[i].card) for i in column] for column in columns]
-    return TableLayout(tops + [None] * (PILES - len(tops)), waste + [[] for _ in range(PILES - len(waste))], notes)
+    return TableLayout(tops + [None] * (PILES - len(tops)), waste + [[] for _ in range(PILES - len(waste))], notes,
+                       None if turned is None else Card.parse(cards[turned].card))
 
 
 def _piles(cards: list[SeenCard], size: float) -> tuple[np.ndarray, list[int], list[list[int]]]:

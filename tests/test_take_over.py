@@ -138,6 +138,14 @@ def test_a_covered_card_boxed_as_a_whole_card_over_the_cards_under_it_does_not_c
     assert layout.tops == cards("Ah 3c As") + [None] and layout.waste[2] == cards("Jc Jd 8s 5c")
 
 
+def test_a_card_turned_beside_the_stock_at_the_end_of_the_foundations_row_is_the_card_in_hand():
+    four = ["Ah", "3c", "As", "2d"]
+    seen = table_cards(four, WASTE, Camera()) + [whole(Card.parse("Qd"), (300 - 1.6 * W, 150), Camera())]
+    layout = layout_from_cards(seen)
+    assert layout.text() == "Ah 3c As 2d / Kd 9d 7h | Qs | Jc Jd 10h 8s 5c | - / Qd"
+    assert parse_layout(layout.text()) == replace(layout, notes=[])
+
+
 def test_a_table_without_foundations_is_all_waste_piles():
     layout = layout_from_cards(table_cards([None] * 4, WASTE, Camera()))
     assert layout.tops == [None] * 4 and layout.waste == [cards(" ".join(p)) for p in WASTE]
@@ -150,9 +158,9 @@ def test_cards_not_read_in_a_pile_are_pointed_at():
                             "a card may be missing between Jd and 8s (a wider step in their pile)"]
 
 
-def test_five_foundations_are_not_a_sir_tommy_table():
-    with pytest.raises(ValueError, match="5 foundations are read, at most 4"):
-        layout_from_cards(table_cards(["Ah", "3c", "As", "Kc", "Kh"], WASTE, Camera()))
+def test_six_cards_in_the_foundations_row_are_not_a_sir_tommy_table():
+    with pytest.raises(ValueError, match="6 foundations are read, at most 4"):
+        layout_from_cards(table_cards(["Ah", "3c", "As", "Kc", "Kh", "2d"], WASTE, Camera()))
 
 
 def test_five_columns_of_waste_cards_are_four_piles_the_two_closest_one():
@@ -172,6 +180,13 @@ def play(*args, stdin: str = "q\n", tmp_path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PATIENCE_LENS_HOME": str(tmp_path), "COLUMNS": "100"}
     return subprocess.run([PATIENCE, "play", "tommy", "--manual", "--no-hints", *args],
                           input=stdin, capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_play_goes_on_from_a_typed_table_with_a_card_turned_and_not_placed(tmp_path):
+    out = play("--layout", "3h - As - / Jd 2d | - | - | - / 5c", stdin="w1\nq\n", tmp_path=tmp_path)
+    assert out.returncode == 0, out.stderr
+    (save,) = (tmp_path / "games").glob("*.json")
+    assert json.loads(save.read_text())["state"]["layout"]["waste"] == [["Jd", "2d"], ["5c"], [], []]
 
 
 def test_play_goes_on_from_a_typed_table_and_saves_it(tmp_path):

@@ -27,8 +27,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--bases", help="Calculation: the A, 2, 3 and 4 you laid out as base cards, e.g. Ad,2c,3h,4s "
                    "(default: the spades; with --source they are read from the table)")
     p.add_argument("--layout", metavar="TEXT", help="Sir Tommy, a game already under way: the foundations' top cards "
-                   "and the waste piles (bottom card first), e.g. '3h - As - / Jd 2d | - | - | -' ('-' an empty one); "
-                   "the game goes on from there (the cards under the tops are assumed)")
+                   "and the waste piles (bottom card first), e.g. '3h - As - / Jd 2d | - | - | -' ('-' an empty one; "
+                   "'/ Qh' after it: the Qh turned, not placed yet); the game goes on from there (the cards under the "
+                   "tops are assumed)")
     p.add_argument("--take-over", metavar="PHOTO", nargs="?", const=True,
                    help="Sir Tommy, a game already under way: read its foundations (the upper row) and waste piles "
                    "(the row below, spread downwards) from a photo of the table; with --source and no PHOTO, from "
@@ -111,6 +112,8 @@ def take_over(session, args) -> None:
     try:
         layout = parse_layout(text) if text else _layout_from_photo(photo, args)
         session.state = TommyState.from_table(session.state.rules, layout.tops, layout.waste)
+        if layout.turned is not None:
+            session.state.turn(layout.turned)
     except ValueError as exc:
         raise UserError(f"{'--layout' if text else '--take-over'}: {exc}") from None
 
