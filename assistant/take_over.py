@@ -1,11 +1,12 @@
 """Taking over a Sir Tommy game in progress: the layout on the table, from a photo or typed, as a game to go on with.
 
 The rules lay "a row of four foundations and, below it, four waste piles" (001), each waste pile spread downwards
-so that every card's corner index shows. So on a photo the cards of the upper row are the foundations' tops, and
-below them each column of cards is a waste pile, from its bottom card (highest up) to its top; left to right they
-are foundations 0-3 and waste piles 0-3. Pure geometry on the reader's cards (``SeenCard``). Typed, the same layout reads ``3h - As - / Jd 2d | - | - | -``
-(the foundations' tops, ``-`` for an empty one, then the waste piles bottom first). The cards under the tops are
-assumed (:meth:`TommyState.from_table`).
+so that every card's corner index shows. So on a photo the cards of the upper row are the foundations' tops (or a
+column of them beside the piles), and each column of cards below is a waste pile, from its bottom card to its top;
+left to right they are foundations 0-3 and waste piles 0-3. Pure geometry on the reader's cards (``SeenCard``),
+with a second look by the index classifier where a pile's card was not read. Typed, the same layout reads
+``3h - As - / Jd 2d | - | - | -`` (the foundations' tops, ``-`` for an empty one, then the waste piles bottom
+first). The cards under the tops are assumed (:meth:`TommyState.from_table`).
 """
 
 from __future__ import annotations
@@ -21,15 +22,15 @@ from vision.boxes import card_size, long_side
 from vision.results import SeenCard
 
 ROW_GAP = 0.5  # cards starting within this (card sizes) of the highest one are the foundations' row...
-FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this: the waste piles lie a card's height below
-#: (and a step this long within a column parts a foundation from the waste pile under it)
+FOUNDATION_ROW = 0.9  # ...when no card starts from there down to this (the waste piles lie a card's height below);
+# a step this long within a column parts a foundation from the waste pile under it
 COLUMN = 0.35  # cards whose left edges lie this close across the piles (card sizes) are one waste pile
 MISSING = 0.45  # a pile's step this much wider than the usual one (in steps) holds a card not read
 CORNER = 0.35  # a box under this share of a card's long side is a corner index alone
 NEXT_CORNER = 0.45  # the next card's corner index in a spread pile lies within this (card sizes)
 SECOND_LOOK = 0.6  # a card named this surely where a pile's corner was missing joins the pile
 QUARTER_TURNS = [np.array(d, dtype=np.float64) for d in ((0, 1), (1, 0), (0, -1), (-1, 0))]
-WHOLE = 0.85  # a box this share of a card's long side is a whole card (a pile's top), not a corner or the strip of a covered card
+WHOLE = 0.85  # a box this share of a card's long side is a whole card (a pile's top), not a covered card's strip
 
 
 @dataclass
