@@ -72,6 +72,13 @@ def parse_layout(text: str) -> TableLayout:
         raise ValueError(str(exc)) from None
 
 
+def read_layout(reader, image, second_look: bool = True) -> TableLayout:
+    """The table on ``image`` as ``reader`` (a ``vision.detector.Detector``, the photo models) reads it: its cards,
+    laid out by :func:`layout_from_cards`, with the classifier's second look where a pile's card is missing."""
+    look = (lambda boxes: reader.read_corners(image, boxes)) if second_look else None
+    return layout_from_cards(reader.detect(image).cards, look)
+
+
 def layout_from_cards(cards: list[SeenCard], second_look: Callable | None = None) -> TableLayout:
     """Foundations (the upper row) and waste piles (the columns below it) from the cards read on a photo.
     ``second_look(xyxy) -> [(card name or None, confidence)]``: the index classifier on boxes where a pile's corner

@@ -2,11 +2,11 @@
 
 FOLDER holds photos each with ``<photo>.json`` = ``{"foundations": [tops], "waste": [[bottom .. top], x 4]}`` in the
 order ``assistant.take_over`` reads a table (``assistant.benchmarks.tommy_tables``). Each photo is read as ``patience
-play tommy --take-over PHOTO`` reads it (the photo models, ``layout_from_cards``). Printed: tables read exactly
-(the foundations' tops, in any order, and every waste pile card for card), the foundations' tops right, the waste
-piles' cards right (in their own pile, in order), wrong (a card read into a pile it is not in) and missed, how
-many of the missed cards a note points at (it names a card next to it in its pile), tables refused (a reading
-that is not a Sir Tommy table), and the time a photo takes.
+play tommy --take-over PHOTO`` reads it (the photo models, ``assistant.take_over.read_layout``). Printed: tables
+read exactly (the foundations' tops, in any order, and every waste pile card for card), the foundations' tops
+right, the waste piles' cards right (in their own pile, in order), wrong (a card read into a pile it is not in)
+and missed, how many of the missed cards a note points at (it names a card next to it in its pile), tables
+refused (a reading that is not a Sir Tommy table), and the time a photo takes.
 
 ``--render N`` first renders N photos into FOLDER from the card designs held out of training (needs the artwork:
 ``patience dataset fetch``); the recorded set is ``patience bench take-over datasets/tableval --render 24``.
@@ -70,7 +70,7 @@ def run(args) -> int:
     import numpy as np
 
     from assistant.commands.detect import read_image, table_reader
-    from assistant.take_over import layout_from_cards
+    from assistant.take_over import read_layout
     from vision.benchmark import load_average, machine
 
     folder = Path(args.folder)
@@ -95,10 +95,8 @@ def run(args) -> int:
         truth = json.loads((folder / (path.name + ".json")).read_text())
         image = read_image(path)
         t0 = time.perf_counter()
-        cards = reader.detect(image).cards
         try:
-            layout = layout_from_cards(cards, None if args.no_second_look else
-                                       lambda boxes, image=image: reader.read_corners(image, boxes))
+            layout = read_layout(reader, image, second_look=not args.no_second_look)
         except ValueError as exc:
             layout, why = None, str(exc)
         ms.append((time.perf_counter() - t0) * 1e3)

@@ -124,7 +124,7 @@ def _layout_from_photo(photo: str, args):
 
     from assistant.cli import UserError
     from assistant.commands.detect import read_image, table_reader
-    from assistant.take_over import layout_from_cards, parse_layout
+    from assistant.take_over import parse_layout, read_layout
 
     if photo is True:
         if not getattr(args, "source", None):
@@ -137,7 +137,7 @@ def _layout_from_photo(photo: str, args):
         except ValueError as exc:
             raise UserError(f"{photo}: {exc}") from None
     reader = table_reader(getattr(args, "model", None), getattr(args, "threads", None))
-    layout = layout_from_cards(reader.detect(image).cards, lambda boxes: reader.read_corners(image, boxes))
+    layout = read_layout(reader, image)
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     print(f"read from {photo}: {layout.text()}", file=out)
     for note in layout.notes:
