@@ -270,6 +270,50 @@ def test_a_card_played_up_and_covered_before_it_joined_the_game_is_the_one_glimp
     assert_followed_exactly(script, final)
 
 
+@pytest.mark.parametrize("seed", [2, 3, 7, 40])
+def test_the_games_first_card_glimpsed_then_covered_at_once_by_the_second_joins_before_it(seed):
+    """The first card laid, seen whole only a moment (hands over it), and the second laid on it at once: no fan
+    step is known yet to find it from its corner, but it was glimpsed lying where it now shows only its corner,
+    a fan step from the card on it (it was left out and the game went on a card short)."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    turned_at = {e["card"]: e["still_frame"] for e in script.truth if e["event"] == "card"}
+    first, second = moves[:2]
+    assert first["move"].startswith("S>W") and second["move"] == first["move"]
+    assert turned_at[second["card"]] == second["still_frame"], "the second is laid at once"
+    hands_while_it_lies(script, first["still_frame"])
+    assert_followed_exactly(script, final)
+
+
+@pytest.mark.parametrize("seed", [1, 4, 8, 15])
+def test_a_card_that_never_lay_still_long_enough_comes_before_the_next_one_laid_elsewhere(seed):
+    """A quick player: hands kept a card from lying still long enough to join the game, and the next card was laid
+    at once on another place; both join in one view. The one glimpsed lying there first was turned first (they
+    were taken in the order the reader lists them, and a card on a foundation or an earlier pile came first)."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    turned_at = {e["card"]: e["still_frame"] for e in script.truth if e["event"] == "card"}
+    laid, following = next((a, b) for a, b in zip(moves, moves[1:])
+                           if a["move"].startswith("S>W") and b["move"].startswith("S>") and b["move"] != a["move"]
+                           and turned_at[b["card"]] == b["still_frame"]  # turned and laid at once
+                           and (b["move"][2] == "F" or b["move"][3] < a["move"][3]))  # listed before it
+    hands_while_it_lies(script, laid["still_frame"])
+    assert_followed_exactly(script, final)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 8, 16, 27, 36])
+def test_a_player_who_lays_every_card_straight_from_the_stock_is_followed(seed):
+    """No card is ever shown at a turned spot: each is laid where it goes at once. Until the next card comes a
+    card at a new place may still be in the hand; but a waste top played up means it was laid (the rules allow no
+    play with a card in hand), a card laid exactly on it builds on it on a foundation (seeds 16: an Ace, then its
+    2), and the deal's last card has no next one to wait for. Before, most such games went wrong at the first
+    play from a waste pile, and the last card was never placed."""
+    script, final = tommy_script(seed, quick_share=1.0)
+    assert all(e["still_frame"] == m["still_frame"] for e, m in zip(script.truth, script.truth[1:])
+               if e["event"] == "card"), "every card is seen first where it is laid"
+    assert_followed_exactly(script, final)
+
+
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
 def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_not_derail_the_game(seed, cam):
     """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose
@@ -299,6 +343,24 @@ def test_a_poker_grid_emerges_as_the_cards_arrive_and_is_scored_as_seen(seed, ca
     cells = parse_grid(" / ".join(" ".join(r) for r in rows))
     assert result["american"] == score_grid(cells, Scoring.AMERICAN).total
     assert result["english"] == score_grid(cells, Scoring.ENGLISH).total
+
+
+@pytest.mark.parametrize("seed, k, variant", [(0, 3, "american"), (1, 10, "american-adjacent"), (2, 0, "english")])
+def test_a_poker_card_that_never_lay_still_long_enough_is_placed_before_the_next_one(seed, k, variant):
+    """A quick player: hands kept the ``k``-th card from lying still long enough to join the game, the next was laid
+    at once, and in the first still frame after it the earlier card was not read. The card glimpsed first was
+    placed first (before, the card read more often joined first: the order the player laid them, which a caller
+    or "only next to a card" checks, was lost)."""
+    script, rows = poker_script(seed, adjacent=variant.endswith("adjacent"))
+    moves = [e for e in script.truth if e["event"] == "move"]
+    laid, following = moves[k], moves[k + 1]
+    hands_while_it_lies(script, laid["still_frame"])
+    first = script.frames[following["still_frame"]]
+    first.cards = [s for s in first.cards if s.card != laid["card"]]
+    session = Session.new("poker", variant)
+    events = run_script(session, script)
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
 
 
 @pytest.mark.parametrize("seed, cam, dealt_in_grid", [

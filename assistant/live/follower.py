@@ -14,7 +14,7 @@ import numpy as np
 
 from assistant.cards import Card
 from assistant.live.problems import ProblemReport
-from assistant.live.table_view import TableView
+from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, TableView
 
 MOVED = 0.5  # a card of the game seen this far (card sizes) from where it lay has been moved
 
@@ -30,7 +30,29 @@ class Follower:
         self.session = session
         self.apply = apply
         self.pos: dict[Card, np.ndarray] = {}  # where each card of the game was last seen lying (pixels)
+        self.early: dict[Card, tuple[int, np.ndarray]] = {}  # a card not in the game yet: when and where first seen
         self._problems = ProblemReport()
+
+    def _note_early(self, view: TableView, maybe_new: list[Card], may_come: set[Card]) -> None:
+        """When and where each card about to join the game was first seen lying still a moment (a glimpse). Hands
+        may keep a quick player's card from lying still long enough to join the game until the next card lies
+        beside it: the one seen first came first (:meth:`_first_seen`). Forgotten once in the game (not in
+        ``may_come``), or after the tracker's glimpse time."""
+        for c in maybe_new:
+            if view[c].frames >= MIN_FRAMES:
+                self.early.setdefault(c, (view.frame, self._xy(view, c)))
+        for c, (frame, _) in list(self.early.items()):
+            if view.frame - frame > GLIMPSE_FRAMES or c not in may_come:
+                del self.early[c]
+
+    def _first_seen(self, cards, view: TableView) -> list[Card]:
+        """``cards`` (new in ``view``) in the order they were first seen lying still; the steadier first among
+        those seen together."""
+        return sorted(cards, key=lambda c: (self.early.get(c, (view.frame,))[0], -view[c].share))
+
+    def _xy(self, view: TableView, card: Card) -> np.ndarray:
+        """Where ``card`` lies in ``view``."""
+        return view[card].xy
 
     @property
     def state(self):

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from assistant.cards import Card
+from assistant.cards import Card, full_deck
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
-from assistant.live.table_view import TableView
+from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
@@ -151,6 +151,7 @@ class PokerFollower(Follower):
         self.card_wh = None
         self._angle_measured = False
         self._no_joint = None
+        self.early.clear()
 
     # -- the main step -------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
@@ -165,7 +166,11 @@ class PokerFollower(Follower):
     def _step(self, view: TableView):
         st = self.state
         dealt = set(st.dealt)
-        new = [c for c in view.cards if c not in dealt and view.sure(c)]
+        maybe_new = [c for c in view.cards if c not in dealt]
+        self._note_early(view, maybe_new, set(full_deck()) - dealt)
+        if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
+            return None  # a new card may be coming: wait for its evidence, so events keep the table's order
+        new = [c for c in maybe_new if view.sure(c)]
         if st.rules.shuffle:
             return self._step_shuffle(view, new)
         waiting = st.current
@@ -179,7 +184,7 @@ class PokerFollower(Follower):
         if not new:
             return None
         called = self.session.called_card()
-        c = max(new, key=lambda c: view[c].share)
+        c = called if called in new else self._first_seen(new, view)[0]
         if called is not None and c != called:
             return f"{c} is on the table, but the caller turned {called}"
         return self._place(c, view[c].xy, turned=False)
@@ -193,7 +198,7 @@ class PokerFollower(Follower):
         if st.needs_card():
             if not new:
                 return None
-            c = max(new, key=lambda c: view[c].share)
+            c = self._first_seen(new, view)[0]
             out = self.apply(Turn(c))
             if out.ok:
                 self.open_pos[c] = view[c].xy

@@ -36,7 +36,7 @@ from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
 from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
-from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, NEW_CARD_FRAMES, TableView
+from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
@@ -75,7 +75,6 @@ class TommyFollower(Follower):
         self.first_pos: dict[Card, np.ndarray] = {}  # where a card in hand was first seen
         self.hand_spots: list[np.ndarray] = []  # where turned cards lie before they are laid (four at a time: a row)
         self.laid_from_hand = False  # four at a time: this player lays the turned cards straight from the hand
-        self.early: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card not turned yet first seen still
         self.moved_at: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card in hand seen moved (when, where)
         self.fan_step: np.ndarray | None = None
         self.size = 0.0
@@ -144,8 +143,7 @@ class TommyFollower(Follower):
         stock = self._may_come()
         maybe_new = [c for c in view.cards if c not in on_table and c in stock and self._whole(view[c])]
         misread = {c for c in maybe_new if self._misread_of_hidden(c, self._xy(view, c), view)}
-        if st.rules.turn_count > 1:
-            self._note_early(view, [c for c in maybe_new if c not in misread])
+        self._note_early(view, [c for c in maybe_new if c not in misread], stock)
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c) and c not in misread]
@@ -160,7 +158,7 @@ class TommyFollower(Follower):
     def _step_piles(self, view: TableView, maybe_new: list[Card]):
         """A waste top played up (or over), or a redeal (``_step``'s answer, None: neither)."""
         st = self.state
-        if st.hand:
+        if st.hand and st.rules.turn_count > 1:
             return None
         for i, pile in enumerate(st.waste):  # a waste top that moved was played up (or, in Strategy, over)
             if not pile or pile[-1] not in view or pile[-1] not in self.pos or not self._whole(view[pile[-1]]):
@@ -171,8 +169,13 @@ class TommyFollower(Follower):
             p = self._xy(view, t)
             if self._dist(p, self.pos[t]) <= MOVED:
                 continue
+            if st.hand:  # the card taken as turned was laid first where it lies (no play with a card in hand)
+                held_at = self.first_pos.get(st.hand[0])
+                return None if held_at is None or self._at_hand_spot(held_at) else self._lay_held(view)
             target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
             return self._play(t, target, p, view, from_pile=i)
+        if st.hand:
+            return None
         redeal = REDEAL
         if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
             out = self.apply(Play(redeal))
@@ -204,16 +207,12 @@ class TommyFollower(Follower):
                     self.first_pos[h] = p
                     continue
                 return self._play(h, target, p, view)
-        if new and st.hand and not st.needs_card():
-            h = st.hand[0]  # a new card came while this one was still in hand: it was laid where it lies
-            p = self.first_pos.get(h)  # where it was seen whole (now it may be covered by the new card)
-            if p is None and h in view and self._whole(view[h]):
-                p = self._xy(view, h)
-            if p is not None:
-                target = self.locate(h, p, defer_new=False, may_be_hand=False)
-                return self._play(h, target, p, view)
+        if new and st.hand and not st.needs_card():  # a new card came while this one was still in hand
+            laid = self._lay_held(view)
+            if laid is not None:
+                return laid
         if new and st.needs_card():
-            for c in sorted(new, key=lambda c: -view[c].share):
+            for c in self._first_seen(new, view):
                 p = self._xy(view, c)
                 target = self.locate(c, p, defer_new=True)
                 move = None if isinstance(target, str) or target is IN_HAND else self._move_after_turn(c, target)
@@ -239,6 +238,18 @@ class TommyFollower(Follower):
                 return out.error
         return None
 
+    def _lay_held(self, view: TableView):
+        """The card in hand was laid where it was seen whole (now perhaps covered by a card laid on it): the table
+        moved on without it moving (``_step``'s answer; None where it was never seen whole)."""
+        h = self.state.hand[0]
+        p = self.first_pos.get(h)
+        if p is None and h in view and self._whole(view[h]):
+            p = self._xy(view, h)
+        if p is None:
+            return None
+        target = self.locate(h, p, defer_new=False, may_be_hand=False)
+        return self._play(h, target, p, view)
+
     def _step_batch(self, view: TableView, new: list[Card], stock: set[Card]):
         """Four at a time: each new card is turned (all four come before any is placed); once all are turned, each
         is laid where it lies. How the player lays them is learned from the first batch: from a row of the four
@@ -259,7 +270,7 @@ class TommyFollower(Follower):
             if unseen is not None and view.sure(unseen[0]):
                 turned, p = unseen[0], unseen[2]
             elif new:
-                turned = min(new, key=lambda c: (self.early.get(c, (view.frame,))[0], -view[c].share))  # the first seen
+                turned = self._first_seen(new, view)[0]  # a row covered by hands: the first seen was turned first
                 p = self.early.pop(turned, (0, self._xy(view, turned)))[1]
             else:
                 return None
@@ -329,17 +340,6 @@ class TommyFollower(Follower):
                     self.moved_at[h] = (self.moved_at.get(h, (view.frame,))[0], p)
                 else:
                     self.moved_at.pop(h, None)  # put back
-
-    def _note_early(self, view: TableView, maybe_new: list[Card]) -> None:
-        """Where each card about to be turned was first seen lying still a moment (a glimpse): a row of turned
-        cards may be covered by hands until the first of them is placed, and that card was turned where it lay
-        first. Forgotten after the tracker's glimpse time."""
-        for c in maybe_new:
-            if view[c].frames >= MIN_FRAMES:
-                self.early.setdefault(c, (view.frame, self._xy(view, c)))
-        for c, (frame, _) in list(self.early.items()):
-            if view.frame - frame > GLIMPSE_FRAMES:
-                del self.early[c]
 
     def _at_hand_spot(self, p: np.ndarray) -> bool:
         return any(self._dist(p, q) < TURN_SPOT for q in self.hand_spots)
@@ -418,8 +418,9 @@ class TommyFollower(Follower):
         on it came after. On a pile, its corner lies a fan step from the covered top's corner; on an empty spot
         (a new pile), its centre (the corner less the corner's offset seen on covered cards) lies a fan step
         before a new card's. Returns the card, its place and its centre."""
-        if self.fan_step is None:
-            return None
+        glimpsed = self._laid_where_glimpsed(view, stock)
+        if glimpsed is not None or self.fan_step is None:
+            return glimpsed
         step = self.fan_step * self.size
         offset = None
         for c, s in view.cards.items():
@@ -439,6 +440,25 @@ class TommyFollower(Follower):
             if (self._covered_by_whole(c, centre + step, view)
                     and self.locate(c, centre, defer_new=False, may_be_hand=False) == Target("W")):
                 return c, Target("W"), centre
+        return None
+
+    def _laid_where_glimpsed(self, view: TableView, stock: set[Card]) -> tuple[Card, Target, np.ndarray] | None:
+        """A card never turned, seen whole a moment (:meth:`_note_early`) and now read under a new card (its corner
+        only), which lies a fan step from where it lay: it was turned and laid there, and the card on it came after
+        (a quick player; also the game's first card, before the fan step is known). The card, its place, its
+        centre."""
+        on_table = self._on_table()
+        for c, (_, p) in self.early.items():
+            if c not in stock or c not in view or self._whole(view[c]):
+                continue
+            if self.fan_step is not None:
+                covered = self._covered_by_whole(c, p + self.fan_step * self.size, view)
+            else:
+                covered = any(n != c and n not in on_table and self._whole(t)
+                              and 0.08 < self._dist(t.xy, p) < NEXT_IN_PILE for n, t in view.cards.items())
+            target = self.locate(c, p, defer_new=False, may_be_hand=False) if covered else None
+            if isinstance(target, Target):
+                return c, target, p
         return None
 
     def _covered_by_whole(self, card: Card, slot: np.ndarray, view: TableView) -> bool:
@@ -520,7 +540,7 @@ class TommyFollower(Follower):
         others = [q for c, q in self.pos.items() if c != card and c in ends]  # each place's top and bottom
         if any(self._dist(p, q) < FREE for q in others):
             return f"{card} lies between places (not on a pile, not clear of them)"
-        if defer_new and not self.hand_spots:
+        if defer_new and not self.hand_spots and self._may_come() - {card}:
             return IN_HAND  # the turned spot is not known yet: take it as turned; placed when it moves or the next comes
         can_found = any(not pile and st.foundation_accepts(f, card) for f, pile in enumerate(st.foundations))
         can_waste = any(not pile for pile in st.waste) and (from_pile is None or st.rules.waste_to_waste)
@@ -654,9 +674,9 @@ class TommyFollower(Follower):
         st = self.state
         if any(c not in view and c in view.undisturbed and self._on_spot_of(p, c) for c in self.visible()):
             return True
-        if st.rules.turn_count > 1 and any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
-                                           for h in st.hand if h in self.pos):
-            return False  # four at a time: laid from the hand onto a card of the batch laid on a foundation
+        if any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
+               and (st.rules.turn_count > 1 or not self._at_hand_spot(self.pos[h])) for h in st.hand if h in self.pos):
+            return False  # laid on a card in hand that lies on a foundation (four at a time: one of the batch)
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
             if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:

@@ -1,0 +1,96 @@
+"""Scripted games by the hundred through the camera's event logic (no model): how many it follows wrong.
+
+    .venv/bin/python tests/live_sweep.py tommy 100 220        # seeds 100-219
+    .venv/bin/python tests/live_sweep.py tommy-quick 0 100    # every card laid straight from the stock
+
+Each seed draws its own camera (a quarter or slight turn, a mirror, a scale) and, for the faulty kinds, the
+suite's faults at their rates (tests/live_sim.py). A game counts wrong when its card and move events are not the
+table's; "same end" when the end position (Poker: the grid) is the table's all the same (Sir Tommy: a card laid
+on a waste pile and played up at once, read only on its foundation; Poker: two cards placed in the other order). Kinds: tommy (one card at a time), tommy-quick (no card shown
+at a turned spot, no faults), four-row and four-hand (four at a time, a row beside the stock or from the hand),
+poker, poker-quick (hands over every third card until the next is laid). A sweep, not a test: it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from live_sim import (Camera, four_at_a_time_script, hands_while_it_lies, poker_script, run_script,  # noqa: E402
+                      tommy_script)
+from test_live_events import ALL_FAULTS, batches_of, events_of, truth_of  # noqa: E402
+
+from assistant.session import Session  # noqa: E402
+
+KINDS = ("tommy", "tommy-quick", "four-row", "four-hand", "poker", "poker-quick")
+
+
+def _camera(rng, scale: tuple[float, float]) -> Camera:
+    return Camera(angle_deg=float(rng.choice([0, 90, 180, 270, -25, 15])), mirror=bool(rng.random() < 0.3),
+                  scale=float(rng.uniform(*scale)))
+
+
+def play(kind: str, seed: int) -> tuple[bool, bool, str]:
+    """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
+    rng = np.random.default_rng(seed)
+    if kind.startswith("poker"):
+        cam = _camera(rng, (0.5, 0.9))
+        variant = str(rng.choice(["american", "english", "american-adjacent"]))
+        script, rows = poker_script(seed, cam=cam, gap=float(rng.uniform(1.05, 1.4)),
+                                    adjacent=variant.endswith("adjacent"))
+        if kind == "poker-quick":
+            for e in script.truth[2:-2:6]:
+                hands_while_it_lies(script, e["still_frame"])
+    else:
+        cam = _camera(rng, (0.7, 1.1))
+        beside = bool(rng.random() < 0.3)
+        variant = "standard" if kind.startswith("tommy") else "four-at-a-time"
+        if kind.startswith("four"):
+            script, final = four_at_a_time_script(seed, cam=cam, in_row=kind == "four-row", piles_beside=beside)
+        else:
+            script, final = tommy_script(seed, cam=cam, piles_beside=beside,
+                                         quick_share=1.0 if kind == "tommy-quick" else 0.5)
+    if kind != "tommy-quick":
+        faults = np.random.default_rng(seed + 100)
+        for fault in ALL_FAULTS:
+            fault(script, faults)
+    session = Session.new("poker" if kind.startswith("poker") else "tommy", variant)
+    events = run_script(session, script)
+    if kind.startswith("poker"):
+        got = [e["card"] for e in events if e["event"] == "move"]
+        want = [e["card"] for e in script.truth if e["event"] == "move"]
+        result = [e for e in events if e["event"] == "result"]
+        ended = bool(result) and result[0]["rows"] == rows
+    else:
+        shape = batches_of if kind.startswith("four") else (lambda x: x)
+        got, want = shape(events_of(events)), shape(truth_of(script))
+        ended = session.state.foundations == final.foundations and session.state.waste == final.waste
+    i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return got == want and ended, ended, f"at {i}: got {got[i:i + 2]}, table {want[i:i + 2]}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=KINDS)
+    parser.add_argument("first", type=int)
+    parser.add_argument("end", type=int, help="seeds first..end-1")
+    args = parser.parse_args(argv)
+    wrong, same_end = [], []
+    for seed in range(args.first, args.end):
+        exact, ended, what = play(args.kind, seed)
+        if not exact:
+            (same_end if ended else wrong).append(seed)
+            print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
+    n = args.end - args.first
+    print(f"{args.kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
+          f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
