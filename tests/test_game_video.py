@@ -211,3 +211,17 @@ def test_the_cli_writes_video_and_truth(tmp_path):
     truth = json.loads(out.with_suffix(".json").read_text())
     assert truth["deck"] == "procedural" and truth["frames"] == video_frames(out.with_suffix(".mp4"))
     assert main(["dataset", "video", "--game", "poker", "--size", "big", "--procedural", "--out", str(out)]) == 2
+
+
+def test_a_straight_player_lays_every_turned_card_where_it_goes_without_laying_it_beside_the_stock(tmp_path):
+    """``--straight``: no card is shown beside the stock first (a player the camera never sees hold a card): each
+    turned card is first seen at rest where it is laid."""
+    from assistant.cli import main
+
+    out = tmp_path / "straight"
+    assert main(["dataset", "video", "--game", "tommy", "--seed", "3", "--turns", "6", "--procedural", "--straight",
+                 "--size", "256x144", "--fps", "8", "--speed", "2.5", "--out", str(out)]) == 0
+    events = json.loads(out.with_suffix(".json").read_text())["events"]
+    turned = {e["card"]: e["still_frame"] for e in events if e["event"] == "card"}
+    laid = {e["card"]: e["still_frame"] for e in events if e["event"] == "move" and e["move"].startswith("S>")}
+    assert len(turned) == 6 and turned == laid

@@ -112,6 +112,9 @@ def add_parser(subparsers) -> None:
     v.add_argument("--quick", action="store_true",
                    help="a brisk player: fewer turned cards laid beside the stock first, fewer idle hands, the "
                         "table still 0.4-0.9 s between moves (the demo)")
+    v.add_argument("--straight", action="store_true",
+                   help="tommy: every turned card laid straight onto its place, none beside the stock first (a "
+                        "player the camera never sees hold a card in hand)")
     v.add_argument("--look", type=int, default=None,
                    help="seed of the look (table, layout, camera, light, hands) apart from the deal (default: --seed)")
     v.add_argument("--out", type=Path, default=None,
@@ -383,6 +386,8 @@ def _video(args: argparse.Namespace) -> int:
         options.noise, options.jpeg, options.shake, options.light = (0.0, 0.0), (88, 92), 0.0, 0.0
     if args.quick:
         options.two_step, options.hand_passes, options.still = 0.3, 0.05, (0.4, 0.9)
+    if args.straight:
+        options.two_step = 0.0
     if kind.video_card_height:
         options.card_height = kind.video_card_height
     if args.card_height:
