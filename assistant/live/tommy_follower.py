@@ -419,7 +419,8 @@ class TommyFollower(Follower):
         it was turned and laid there while hands kept it from lying still in view (a quick player), and the card
         on it came after. On a pile, its corner lies a fan step from the covered top's corner; on an empty spot
         (a new pile), its centre (the corner less the corner's offset seen on covered cards) lies a fan step
-        before a new card's. Returns the card, its place and its centre."""
+        before a new card's; or it was glimpsed lying whole where it lies (:meth:`_laid_where_glimpsed`). Returns
+        the card, its place and its centre."""
         glimpsed = self._laid_where_glimpsed(view, stock)
         if glimpsed is not None or self.fan_step is None:
             return glimpsed
