@@ -12,15 +12,16 @@ a foundation; a card never turned whose corner shows one fan step beyond a pile'
 before a new card, on an empty spot, or where it was glimpsed lying whole a moment) was turned and laid there
 unseen (hands in the way) before the card on it; a card lying on a foundation one card too high lies on the one
 card never turned that was glimpsed there and fits between. Two new cards joining in one view came in the order
-they were first glimpsed. Only legal moves are applied (``Session.handle``); what cannot be explained for a while is reported
-("table differs from the game: ...") and nothing is guessed.
+they were first glimpsed. Only legal moves are applied (``Session.handle``); what cannot be explained for a while
+is reported ("table differs from the game: ...") and nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
 foundations share their row); before the turned spot is known, a card at a new spot is taken as turned (in hand)
 and placed there once the next card appears, a waste top is played up (no play with a card in hand) or a card is
-laid exactly on it (it lies on a foundation); the deal's last card, with none to come, is placed at once. A card the player renames is placed again by where it lies
-(``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
+laid exactly on it (it lies on a foundation); the deal's last card, with none to come, is placed at once. A card
+the player renames is placed again by where it lies (``move_as``): read as an Ace it started a foundation, as
+itself it starts a waste pile.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
 or straight from the hand (the player's way is learned from the first batch: ``_step_batch``).
