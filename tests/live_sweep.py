@@ -6,9 +6,10 @@
 Each seed draws its own camera (a quarter or slight turn, a mirror, a scale) and, for the faulty kinds, the
 suite's faults at their rates (tests/live_sim.py). A game counts wrong when its card and move events are not the
 table's; "same end" when the end position (Poker: the grid) is the table's all the same (Sir Tommy: a card laid
-on a waste pile and played up at once, read only on its foundation; Poker: two cards placed in the other order). Kinds: tommy (one card at a time), tommy-quick (no card shown
-at a turned spot, no faults), four-row and four-hand (four at a time, a row beside the stock or from the hand),
-poker, poker-quick (hands over every third card until the next is laid). A sweep, not a test: it prints figures.
+on a waste pile and played up at once, read only on its foundation; Poker: two cards placed in the other order).
+Kinds: tommy (one card at a time), tommy-quick (no card shown at a turned spot, no faults), four-row and four-hand
+(four at a time, a row beside the stock or from the hand), poker, poker-quick (hands over every third card until
+the next is laid). A sweep, not a test: it prints figures.
 """
 
 from __future__ import annotations
