@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assistant.cards import Card, full_deck
+from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.follower import MOVED, Follower
@@ -167,7 +167,7 @@ class PokerFollower(Follower):
         st = self.state
         dealt = set(st.dealt)
         maybe_new = [c for c in view.cards if c not in dealt]
-        self._note_early(view, maybe_new, set(full_deck()) - dealt)
+        self._note_early(view, maybe_new, set(st.unseen()))
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c)]

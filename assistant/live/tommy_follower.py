@@ -451,6 +451,8 @@ class TommyFollower(Follower):
         only), which lies a fan step from where it lay: it was turned and laid there, and the card on it came after
         (a quick player; also the game's first card, before the fan step is known). The card, its place, its
         centre."""
+        if not self.early:
+            return None  # nearly always: nothing to work out on the frame path
         on_table = self._on_table()
         for c, (_, p) in self.early.items():
             if c not in stock or c not in view or self._whole(view[c]):
