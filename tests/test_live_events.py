@@ -32,7 +32,14 @@ ALL_FAULTS = (misread_single_frames, drop_frames, hands_over_still_table, lift_a
 
 
 def events_of(events, kinds=("card", "move")):
-    return [(e["event"], e["card"], e.get("move")) for e in events if e["event"] in kinds]
+    """The card and move events (``kinds``) as (event, card, move), each undo taking back the last of them."""
+    out = []
+    for e in events:
+        if e["event"] in ("card", "move"):
+            out.append((e["event"], e["card"], e.get("move")))
+        elif e["event"] == "undo" and out:
+            out.pop()
+    return [e for e in out if e[0] in kinds]
 
 
 def truth_of(script):
@@ -133,6 +140,21 @@ def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was
     assert batches_of(events_of(events)) == batches_of(truth_of(script))
 
 
+def test_four_at_a_time_from_the_hand_a_card_played_up_onto_its_batchs_ace_and_covered_by_the_next_is_followed():
+    """The same, the card (a 2) played up onto an Ace of its own batch, and the next batch's first card laid on it
+    at once. It moved onto a card of its batch it builds on: up, not a row (taken for a row, the game waited); the
+    next card on it is no misreading of the hidden Ace; and once the batch is laid where each was first seen, the 2
+    goes up from its pile though covered by then (it stayed on its pile, and the next card fitted nowhere)."""
+    script, final = four_at_a_time_script(37)
+    first_batch = [(e["event"], e["card"], e.get("move")) for e in script.truth[:9]]
+    assert ("move", "2s", "W0>F0") in first_batch and ("move", "Ad", "S0>F0") in first_batch
+    assert script.truth[9]["card"] == "3h" and script.truth[13]["move"] == "S2>F0"  # on the 2s, laid first
+    session = Session.new("tommy", "four-at-a-time")
+    events = run_script(session, script)
+    assert batches_of(events_of(events)) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, batch", [(0, 1), (1, 3), (3, 2)])
 def test_four_at_a_time_cards_moved_from_the_row_before_the_batch_was_read_whole_are_placed_in_the_order_laid(
         seed, batch):
@@ -219,6 +241,59 @@ def test_a_card_laid_and_covered_before_it_was_seen_lying_still_joins_the_game_f
     assert_followed_exactly(script, final)
 
 
+def _laid_then_covered_at_once(script):
+    """The first card laid on a waste pile (after the third) with the next laid straight onto it: both moves."""
+    moves = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>W")]
+    cards = {e["card"]: e for e in script.truth if e["event"] == "card"}
+    return next((a, b) for a, b in zip(moves[3:], moves[4:]) if a["move"] == b["move"]
+                and cards[b["card"]]["still_frame"] == b["still_frame"])
+
+
+def _longer_still(script, frame: int, frames: int) -> tuple[int, int]:
+    """The still run starting at ``frame`` made ``frames`` frames longer (the player looks a while); its ends."""
+    end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
+    script.frames[end:end] = [replace(script.frames[frame]) for _ in range(frames)]
+    for e in script.truth:
+        e["still_frame"] += frames if e["still_frame"] >= end else 0
+    return frame, end + frames
+
+
+@pytest.mark.parametrize("seed, glimpsed", [(0, True), (3, True), (7, False), (0, False)])
+def test_a_card_covered_at_once_and_read_under_the_next_only_now_and_then_is_laid_under_it(seed, glimpsed):
+    """As above, but the covered card's corner is read in some frames only (kde-penguins in tommy-2s): read as the
+    next card comes, lost while that card joins the game, then read now and then. It was seen there before the
+    next card joined (glimpsed lying whole, or only read under it as it came), and that card lies a slot further
+    on: the next card is taken back and both are laid in order (it was left out, "between places" to the end of
+    the game)."""
+    script, final = tommy_script(seed)
+    laid, following = _laid_then_covered_at_once(script)
+    hands_while_it_lies(script, laid["still_frame"], still=3 if glimpsed else 2)
+    start, end = _longer_still(script, following["still_frame"], 24)
+    for i, f in enumerate(script.frames[start:end]):
+        if 3 <= i < 9 or (i >= 9 and i % 3 == 2):
+            f.cards = [s for s in f.cards if s.card != laid["card"]]
+    assert_followed_exactly(script, final)
+
+
+def test_a_corner_misread_under_a_card_laid_wide_is_not_a_card_laid_under_it():
+    """A card laid on a pile a little further on than the fan step (a slot and a bit), and the corner of the card
+    under it misread, once it joined the game, as a card never turned in the slot between: no card was read there
+    as it came, so none was laid under it (the card misread would be taken out of the stock)."""
+    script, final = tommy_script(0)
+    order = [str(c) for c in deal_order(0)]
+    laid, _ = _laid_then_covered_at_once(script)
+    start, end = _longer_still(script, laid["still_frame"], 12)
+    fan = script.cam.point((0, 30.0)) - script.cam.point((0, 0))
+    for i, f in enumerate(script.frames[start:end]):
+        new = next(s for s in f.cards if s.card == laid["card"])
+        x1, y1, x2, y2 = new.box
+        f.cards = [replace(s, box=(x1 + fan[0], y1 + fan[1], x2 + fan[0], y2 + fan[1])) if s is new else s
+                   for s in f.cards]
+        if i >= 8:  # a slot on from the corner of the card under it
+            f.cards.append(Seen(order[-1], 0.8, (x1 + 2, y1 + 2, x1 + 22, y1 + 32), 1))
+    assert_followed_exactly(script, final)
+
+
 def test_a_whole_cards_own_corner_misread_as_a_card_never_turned_is_not_a_card_laid_under_it():
     """Where a card laid on a pile shows its corner, a card missed under it would show its corner too; the one
     missed has the card laid on it a slot further on. A corner misread steadily as a card still in the stock,
@@ -267,6 +342,38 @@ def test_a_card_played_up_and_covered_before_it_joined_the_game_is_the_one_glimp
     up = next(a for a, b in zip(moves, moves[1:]) if a["move"].startswith(first + ">F")
               and b["move"].startswith(then) and a["move"][-2:] == b["move"][-2:])
     hands_while_it_lies(script, up["still_frame"])
+    assert_followed_exactly(script, final)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4])
+def test_a_turned_card_played_up_under_hands_then_covered_by_a_waste_top_went_up_first(seed):
+    """A card shown at the turned spot goes up while hands are over the table, and a waste top is played onto it
+    at once: the turned card is never seen on its foundation. The top moved onto a foundation that takes it only
+    on the turned card, which is gone from the turned spot: it went up first (the game waited for it to be laid,
+    and no later play was followed)."""
+    script, final = tommy_script(seed)
+    truth = script.truth
+    up = next(b for a, b, c in zip(truth, truth[1:], truth[2:]) if a["event"] == "card"
+              and a["still_frame"] < b["still_frame"] and b["move"].startswith("S>F")
+              and c["event"] == "move" and c["move"].startswith("W") and c["move"][-2:] == b["move"][-2:])
+    end = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
+    for f in script.frames[up["still_frame"]:end]:
+        f.moving, f.cards = True, []
+    assert_followed_exactly(script, final)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 9, 10])
+def test_a_waste_top_played_up_under_hands_then_the_card_under_it_onto_it_went_up_first(seed):
+    """The same from a waste pile: its top goes up while hands are over the table, then the card under it onto it
+    at once. The top is seen nowhere, and the card under it moved onto a foundation that takes it only on the top:
+    the top went up first (only tops were looked at, so neither move was taken)."""
+    script, final = tommy_script(seed)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    up = next(a for a, b in zip(moves, moves[1:]) if a["move"].startswith("W") and a["move"] == b["move"]
+              and ">F" in a["move"])
+    end = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
+    for f in script.frames[up["still_frame"]:end]:
+        f.moving, f.cards = True, []
     assert_followed_exactly(script, final)
 
 
@@ -499,6 +606,21 @@ def test_undo_and_play_go_through_the_same_entry():
     session.handle(Play(Placement(2, 3)))
     assert session.handle(Undo()).ok
     assert session.state.current == Card.parse("Qh")
+
+
+def test_the_players_undo_is_published_and_the_card_still_on_the_table_joins_again():
+    """``u`` takes back the last move in the JSON lines too (an undo event); the card the table still shows where
+    it was laid is then seen as a card to place, and joins the game again there."""
+    script, final = tommy_script(0)
+    laid = [e for e in script.truth if e["event"] == "move"][5]
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script, commands={laid["still_frame"] + 10: "u"})
+    undone = [e for e in events if e["event"] == "undo"]
+    assert len(undone) == 1 and undone[0]["undone"] == laid["move"]
+    again = [e for e in events if e["event"] == "move" and e["card"] == laid["card"]]
+    assert len(again) == 2 and again[1]["frame"] > undone[0]["frame"]
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
 def test_renaming_the_last_card_replays_its_move_with_the_right_name():

@@ -102,7 +102,12 @@ def compare(truth: dict, events: list[dict]) -> dict:
     """Events against the truth, aligned in order (Poker moves judged by where the card is in the final grid;
     Poker Shuffle's cards and moves in any order; four at a time's batches as in ``_batches_in_order``)."""
     fps = float(truth["fps"])
-    got = [e for e in events if e["event"] in ("card", "move")]
+    got = []
+    for e in events:  # an undo takes back the last card or move event
+        if e["event"] in ("card", "move"):
+            got.append(e)
+        elif e["event"] == "undo" and got:
+            got.pop()
     want = [e for e in truth["events"] if e["event"] in ("card", "move")]
     shuffle = "shuffle" in (truth.get("variant") or "")
     if shuffle:  # Poker Shuffle: laid out and placed in any order

@@ -263,6 +263,8 @@ class LiveGame:
             self._pending.append({"event": "card", "frame": frame, "card": str(card)})
         if isinstance(event, (Play, TurnAndPlay)):
             self._pending.append(self._move_event(frame, moved, event.move))
+        if isinstance(event, Undo):  # the last card or move event no longer holds
+            self._pending.append({"event": "undo", "frame": frame, "undone": outcome.message.removeprefix("undone: ")})
         if isinstance(event, Play) and getattr(event.move, "source", None) == "S" and session.state.hand:
             self._hint_position = session_copy(session)  # four at a time: the rest of the batch, hinted again
         return outcome
@@ -356,7 +358,8 @@ class LiveGame:
     def run_command(self, text: str) -> str:
         low = text.lower()
         if low in ("u", "undo"):
-            out = self.session.handle(Undo())
+            out = self._apply(Undo())
+            self._flush(self._frame)
             self._after_correction()
             return out.message
         if low in ("l", "learn", "relearn"):

@@ -10,10 +10,14 @@ Each change of the still view is explained by the rules: a new card (never turne
 where it lies when that is a place; a turned card that moves goes where it lands; a waste top that moves goes to
 a foundation; a card never turned whose corner shows one fan step beyond a pile's covered top (or a fan step
 before a new card, on an empty spot, or where it was glimpsed lying whole a moment) was turned and laid there
-unseen (hands in the way) before the card on it; a card lying on a foundation one card too high lies on the one
-card never turned that was glimpsed there and fits between. Two new cards joining in one view came in the order
-they were first glimpsed. Only legal moves are applied (``Session.handle``); what cannot be explained for a while
-is reported ("table differs from the game: ...") and nothing is guessed.
+unseen (hands in the way) before the card on it; such a card read only now and then, found under the last card
+laid (a slot between that card and the one below) where it was seen before that card joined, was laid first: the
+last card is taken back and both are laid in order. A card lying on a foundation one card too high lies on the one
+card never turned that was glimpsed there and fits between; a waste card moved onto a foundation that takes it
+only on a card seen nowhere (the turned card, gone from the turned spot, or the top above it) lies on that card,
+which went up first. Two new cards joining in one view came in the order they were first glimpsed. Only legal
+moves are applied (``Session.handle``); what cannot be explained for a while is reported ("table differs from the
+game: ...") and nothing is guessed.
 
 A card put down on its own at a new spot may be a new foundation or a new waste pile: an Ace goes up unless it
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
@@ -34,12 +38,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.cards import Card
-from assistant.events import Play, Turn, TurnAndPlay
+from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
 from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
-from assistant.live.table_view import NEW_CARD_FRAMES, TableView
+from assistant.live.table_view import MIN_FRAMES, NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
@@ -80,6 +84,8 @@ class TommyFollower(Follower):
         self.laid_from_hand = False  # four at a time: this player lays the turned cards straight from the hand
         self.moved_at: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card in hand seen moved (when, where)
         self.fan_step: np.ndarray | None = None
+        self.read_under: dict[Card, Card] = {}  # a card never turned, read under a new card on a pile: the top there
+        self.went_up: dict[Card, np.ndarray] = {}  # four at a time: laid from the hand where first seen, moved up since
         self.size = 0.0
         self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
 
@@ -101,6 +107,8 @@ class TommyFollower(Follower):
         self.hand_spots = []
         self.laid_from_hand = False
         self.early.clear()
+        self.read_under.clear()
+        self.went_up.clear()
         self.fan_step = None
 
     # -- the main step ------------------------------------------------------------------------------------------
@@ -148,6 +156,8 @@ class TommyFollower(Follower):
         misread = {c for c in maybe_new if self._misread_of_hidden(c, self._xy(view, c), view)}
         self._note_early(view, [c for c in maybe_new if c not in misread], stock)
         if any(view[c].frames < NEW_CARD_FRAMES for c in maybe_new):
+            if st.needs_card() and not st.hand:
+                self._note_read_under(view, stock)
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c) and c not in misread]
         if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
@@ -174,11 +184,21 @@ class TommyFollower(Follower):
                 continue
             if st.hand:  # the card taken as turned was laid first where it lies (no play with a card in hand)
                 held_at = self.first_pos.get(st.hand[0])
-                return None if held_at is None or self._at_hand_spot(held_at) else self._lay_held(view)
+                if held_at is not None and not self._at_hand_spot(held_at):
+                    return self._lay_held(view)
+                return self._went_up_first(st.hand[0], t, i, p, view)
             target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
             return self._play(t, target, p, view, from_pile=i)
         if st.hand:
             return None
+        for i, pile in enumerate(st.waste):  # the card under a top seen nowhere moved up: the top went up first
+            u = pile[-2] if len(pile) > 1 else None
+            if u is not None and u in view and u in self.pos and self._whole(view[u]):
+                p = self._xy(view, u)
+                if self._dist(p, self.pos[u]) > MOVED:
+                    up = self._went_up_first(pile[-1], u, i, p, view)
+                    if up is not None:
+                        return up
         redeal = REDEAL
         if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
             out = self.apply(Play(redeal))
@@ -193,11 +213,15 @@ class TommyFollower(Follower):
         """One card at a time: a card turned and laid, or one in hand laid (``_step``'s answer, None: neither)."""
         st = self.state
         if st.needs_card() and not st.hand:
-            unseen = self._laid_unseen(view, stock)
+            unseen = self._note_read_under(view, stock)
             if unseen is not None and view.sure(unseen[0]):
                 return self._lay_unseen(*unseen)
             if unseen is not None and view[unseen[0]].frames < NEW_CARD_FRAMES:
                 return None  # its evidence is still coming: it came before the card on it, so wait
+            under = self._laid_under_last(view, stock)
+            laid = None if under is None else self._lay_under_last(*under)
+            if laid is not None:
+                return laid
         for h in list(st.hand):  # a turned card that moved from where it was first seen has been laid
             if h not in view or not self._whole(view[h]):
                 continue
@@ -253,6 +277,29 @@ class TommyFollower(Follower):
         target = self.locate(h, p, defer_new=False, may_be_hand=False)
         return self._play(h, target, p, view)
 
+    def _went_up_first(self, first: Card, card: Card, w: int, p: np.ndarray, view: TableView):
+        """``card`` (waste pile ``w``'s top, or the card under it) moved to ``p``, on a foundation that takes it only
+        on ``first`` (the turned card, or the top above it), which is seen nowhere: ``first`` went up there unseen
+        (hands in the way), then ``card`` on it. ``first`` played up (``_step``'s answer); None where the rules do
+        not have it so."""
+        if first in view:
+            return None
+        target = self.locate(card, p, defer_new=False, from_pile=w, may_be_hand=False)
+        if isinstance(target, str) or target == Target("W"):
+            target = Target("F")  # at a new place, where no waste pile can be (an Ace went up there first)
+        if target.kind != "F":
+            return None
+        first_from = w if self.state.waste[w][-1] == first else None
+        up = self._find_move(self.state, first, target, first_from)
+        probe = self.state.clone()
+        if up is None or (target.index is not None and self._find_move(probe, card, target, w) is not None):
+            return None  # (``card`` could go there without it)
+        probe.apply(up)
+        if self._find_move(probe, card, Target("F", up.target_index), w) is None:
+            return None
+        at = p if target.index is None else self.pos[self.state.foundations[target.index][-1]]
+        return self._play(first, target, at, view, first_from)
+
     def _step_batch(self, view: TableView, new: list[Card], stock: set[Card]):
         """Four at a time: each new card is turned (all four come before any is placed); once all are turned, each
         is laid where it lies. How the player lays them is learned from the first batch: from a row of the four
@@ -262,6 +309,8 @@ class TommyFollower(Follower):
         up from its pile). Until then a card first seen at a new place waits, and so does one moved to a
         foundation (from a row, or up from a pile)."""
         st = self.state
+        if not st.hand and self.went_up:
+            return self._play_up_moved(view)
         for h in st.hand:  # a card named by the player: its place is where it is first seen whole
             if h not in self.first_pos and h in view and self._whole(view[h]):
                 self.first_pos[h] = self._xy(view, h)
@@ -294,7 +343,9 @@ class TommyFollower(Follower):
             order = list(moved) + [h for h in st.hand if h not in moved]
         if moved and not self.hand_spots and not self.laid_from_hand:
             ups = [h for h, p in moved.items()
-                   if getattr(self.locate(h, p, defer_new=False, may_be_hand=False), "kind", None) == "F"]
+                   if getattr(self.locate(h, p, defer_new=False, may_be_hand=False), "kind", None) == "F"
+                   or any(g != h and g in self.first_pos and self._dist(p, self.first_pos[g]) < 0.2
+                          and self._builds_on(g, h) for g in st.hand)]  # on a card of the batch laid up there
             if len(ups) == len(moved):
                 return None  # put up from a row, or played up from the piles they were laid on: not told yet
             self.hand_spots = [self.first_pos[h] for h in st.hand if h in self.first_pos]
@@ -307,6 +358,8 @@ class TommyFollower(Follower):
                 continue
             if self.laid_from_hand:  # laid where first seen (it may have gone up since: played up next)
                 p, target = first, self.locate(h, first, defer_new=False, may_be_hand=False)
+                if h in moved:
+                    self.went_up[h] = moved[h]
             elif h in moved:
                 p = moved[h]
                 if not self._at_hand_spot(first):
@@ -325,6 +378,17 @@ class TommyFollower(Follower):
             else:
                 return self._play(h, target, p, view)
         return None if waiting else problem
+
+    def _play_up_moved(self, view: TableView):
+        """Four at a time from the hand, the first batch: a card seen moved from where it was laid onto a foundation
+        before the batch was placed (the player's way not told yet) went up from its waste pile once the batch was
+        laid: played up now, though the card laid on it since may hide it."""
+        h, p = self.went_up.popitem()
+        w = next((w for w, pile in enumerate(self.state.waste) if pile and pile[-1] == h), None)
+        target = None if w is None else self.locate(h, p, defer_new=False, from_pile=w, may_be_hand=False)
+        if not isinstance(target, Target) or target.kind != "F":
+            return True  # (not a waste top any more, or not onto a foundation: nothing to do)
+        return self._play(h, target, p, view, from_pile=w)
 
     def _short_batch(self) -> bool:
         """Four at a time: the player is placing the turned cards (one has moved) while the batch still needs a
@@ -446,6 +510,63 @@ class TommyFollower(Follower):
                 return c, Target("W"), centre
         return None
 
+    def _note_read_under(self, view: TableView, stock: set[Card]) -> tuple[Card, Target, np.ndarray] | None:
+        """:meth:`_laid_unseen`, noting a card read under the card coming onto a pile (the pile's top then): should
+        the card on it join the game first, it is laid under it later (:meth:`_laid_under_last`)."""
+        unseen = self._laid_unseen(view, stock)
+        if unseen is not None and unseen[1].kind == "W" and unseen[1].index is not None:
+            self.read_under[unseen[0]] = self.state.waste[unseen[1].index][-1]
+        return unseen
+
+    def _laid_under_last(self, view: TableView, stock: set[Card]) -> tuple[Card, int, np.ndarray] | None:
+        """A card never turned, read (its corner only) one fan step beyond the card under the last card laid, the
+        last card lying two fan steps beyond the card under it, and seen there before that card joined the game
+        (read under it as it came, too few frames to join first: :meth:`_note_read_under`; or glimpsed lying whole
+        there): it was laid there and covered at once (a quick player; a corner read in some frames only). The
+        card, the waste pile's index and its centre."""
+        last = self.session.kind.last_turn(self.state)
+        if self.fan_step is None or last is None or len(last[1]) != 1 or not (self.read_under or self.early):
+            return None
+        top, (move,) = last
+        pile = self.state.waste[move.target_index] if move.source == "S" and move.target == "W" else []
+        if len(pile) < 2 or pile[-1] != top or top not in self.pos or pile[-2] not in self.pos:
+            return None
+        under = view.cards.get(pile[-2])
+        step = self.fan_step * self.size
+        if (under is None or self._whole(under)
+                or self._dist(self.pos[top], self.pos[pile[-2]] + 2 * step) > SAME_SLOT):
+            return None  # the last card lies in the pile's next slot: nothing between
+        centre = self.pos[pile[-2]] + step
+        for c, s in view.cards.items():
+            seen_there = (self.read_under.get(c) == pile[-2]
+                          or (c in self.early and self._dist(self.early[c][1], centre) < SAME_SLOT))
+            if (seen_there and c in stock and not self._whole(s) and s.frames >= MIN_FRAMES
+                    and self._dist(s.xy, under.xy + step) < SAME_SLOT):
+                return c, move.target_index, centre
+        return None
+
+    def _lay_under_last(self, card: Card, w: int, centre: np.ndarray):
+        """Take back the last card's turn and move, turn ``card`` and lay it on waste pile ``w``, then the last card
+        on it again (:meth:`_laid_under_last`); None (nothing done) where the rules do not allow it so."""
+        top = self.state.waste[w][-1]
+        probe = self.state.clone()
+        probe.undo()
+        probe.undo()
+        moves = []
+        for c in (card, top):
+            move = self._move_after_turn(c, Target("W", w), probe)
+            if move is None:
+                return None
+            probe.turn(c)
+            probe.apply(move)
+            moves.append(move)
+        for event in (Undo(), Undo(), TurnAndPlay(card, moves[0]), TurnAndPlay(top, moves[1])):
+            out = self.apply(event)
+            if not out.ok:
+                return out.error
+        self.pos[card] = centre
+        return True
+
     def _laid_where_glimpsed(self, view: TableView, stock: set[Card]) -> tuple[Card, Target, np.ndarray] | None:
         """A card never turned, seen whole a moment (:meth:`_note_early`) and now read under a new card (its corner
         only), which lies a fan step from where it lay: it was turned and laid there, and the card on it came after
@@ -458,7 +579,7 @@ class TommyFollower(Follower):
             if c not in stock or c not in view or self._whole(view[c]):
                 continue
             if self.fan_step is not None:
-                covered = self._covered_by_whole(c, p + self.fan_step * self.size, view)
+                covered = self._covered_by_whole(c, p + self.fan_step * self.size, view, on_table)
             else:
                 covered = any(n != c and n not in on_table and self._whole(t)
                               and 0.08 < self._dist(t.xy, p) < NEXT_IN_PILE for n, t in view.cards.items())
@@ -467,10 +588,12 @@ class TommyFollower(Follower):
                 return c, target, p
         return None
 
-    def _covered_by_whole(self, card: Card, slot: np.ndarray, view: TableView) -> bool:
-        """A card other than ``card`` lies whole in ``slot``, the next one of a pile: the card laid on it. (Without
-        it, the corner may be the whole card's own corner misread, where that card lies one slot nearer.)"""
-        return any(n != card and self._whole(t) and self._dist(t.xy, slot) < SAME_SLOT for n, t in view.cards.items())
+    def _covered_by_whole(self, card: Card, slot: np.ndarray, view: TableView, but: set[Card] = frozenset()) -> bool:
+        """A card other than ``card`` (and not in ``but``) lies whole in ``slot``, the next one of a pile: the card
+        laid on it. (Without it, the corner may be the whole card's own corner misread, where that card lies one
+        slot nearer.)"""
+        return any(n != card and n not in but and self._whole(t) and self._dist(t.xy, slot) < SAME_SLOT
+                   for n, t in view.cards.items())
 
     def _corner_offset(self, view: TableView) -> np.ndarray | None:
         """Where a covered card's corner is read from its centre: the median over the waste piles' covered cards
@@ -616,8 +739,9 @@ class TommyFollower(Follower):
             return move
         return self._find_move(state, card, target) or move
 
-    def _move_after_turn(self, card: Card, target: Target) -> Move | None:
-        probe = self.state.clone()
+    def _move_after_turn(self, card: Card, target: Target, state=None) -> Move | None:
+        """The move laying ``card`` at ``target`` once turned (in ``state``, the game's by default), or None."""
+        probe = (state or self.state).clone()
         try:
             probe.turn(card)
         except ValueError:
@@ -680,8 +804,9 @@ class TommyFollower(Follower):
         st = self.state
         if any(c not in view and c in view.undisturbed and self._on_spot_of(p, c) for c in self.visible()):
             return True
-        if any(self._dist(p, self.pos[h]) < 0.2 and self._builds_on(h, card)
-               and (st.rules.turn_count > 1 or not self._at_hand_spot(self.pos[h])) for h in st.hand if h in self.pos):
+        held = {h: self.moved_at[h][1] if h in self.moved_at else self.pos[h] for h in st.hand if h in self.pos}
+        if any(self._dist(p, q) < 0.2 and self._builds_on(h, card)
+               and (st.rules.turn_count > 1 or not self._at_hand_spot(q)) for h, q in held.items()):
             return False  # laid on a card in hand that lies on a foundation (four at a time: one of the batch)
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
