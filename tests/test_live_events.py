@@ -421,6 +421,20 @@ def test_a_player_who_lays_every_card_straight_from_the_stock_is_followed(seed):
     assert_followed_exactly(script, final)
 
 
+def test_a_quick_players_ace_laid_on_a_waste_pile_and_played_up_does_not_make_that_place_the_turned_spot():
+    """A player who lays every card straight from the stock lays an Ace on an empty waste pile and plays it up at
+    once: it moved from where it was first seen, so that place was taken for the turned spot, and the cards laid
+    there later for cards still in hand. A card held there is laid as a pile when the next card comes: the place
+    is a pile's, not the turned spot (the game went wrong at the first waste top played up with a card there). The
+    Ace's own route cannot be seen (read only on its foundation: the end is the table's)."""
+    script, final = tommy_script(158, quick_share=1.0)
+    first = [(e["card"], e.get("move")) for e in script.truth[:3]]
+    assert first == [("As", None), ("As", "S>W0"), ("As", "W0>F0")]
+    session = Session.new("tommy", "standard")
+    run_script(session, script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])
 def test_a_fanned_pair_read_in_one_box_and_a_covered_card_misread_steadily_do_not_derail_the_game(seed, cam):
     """What a real reader does (kde-penguins at 72 px): a pile's top boxed together with the card under it, whose

@@ -217,7 +217,8 @@ def add_camera_arguments(p) -> None:
                    "as webcam) or a folder of images (name order)")
     p.add_argument("--headless", action="store_true", help="with --source: no panel (use with --json)")
     p.add_argument("--json", action="store_true", help="with --source: one JSON object per line and event "
-                   "(card, hint, move, warning, result), each with the frame it was decided on")
+                   "(card, hint, move, undo, warning, result), each with the frame it was decided on; an undo "
+                   "takes back the last card or move")
     p.add_argument("--show", action="store_true", help="with --source: a window with the video, the cards read "
                    "and the suggested place (needs OpenCV with windows)")
     p.add_argument("--model", metavar="DIR", help="card recognition models (default: the committed models/)")

@@ -23,9 +23,11 @@ A card put down on its own at a new spot may be a new foundation or a new waste 
 lines up with the waste piles and not with a foundation (the first Ace always goes up: waste piles laid beside the
 foundations share their row); before the turned spot is known, a card at a new spot is taken as turned (in hand)
 and placed there once the next card appears, a waste top is played up (no play with a card in hand) or a card is
-laid exactly on it (it lies on a foundation); the deal's last card, with none to come, is placed at once. A card
-the player renames is placed again by where it lies (``move_as``): read as an Ace it started a foundation, as
-itself it starts a waste pile.
+laid exactly on it (it lies on a foundation); the deal's last card, with none to come, is placed at once. The
+turned spot is learned from a card that moves from where it was first seen; a card held there and laid there when
+the next comes shows it was a pile's place (an Ace laid on a waste pile and played up at once): it is learned
+again. A card the player renames is placed again by where it lies (``move_as``): read as an Ace it started a
+foundation, as itself it starts a waste pile.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
 or straight from the hand (the player's way is learned from the first batch: ``_step_batch``).
@@ -275,7 +277,10 @@ class TommyFollower(Follower):
         if p is None:
             return None
         target = self.locate(h, p, defer_new=False, may_be_hand=False)
-        return self._play(h, target, p, view)
+        laid = self._play(h, target, p, view)
+        if laid is True and self._at_hand_spot(p):  # it lay where turned cards were thought to lie: a place
+            self.hand_spots = [q for q in self.hand_spots if self._dist(q, p) >= TURN_SPOT]
+        return laid
 
     def _went_up_first(self, first: Card, card: Card, w: int, p: np.ndarray, view: TableView):
         """``card`` (waste pile ``w``'s top, or the card under it) moved to ``p``, on a foundation that takes it only
