@@ -411,6 +411,14 @@ def hands_while_it_lies(script: Script, frame: int, still: int = 3) -> None:
         f.moving, f.cards = True, []
 
 
+def hands_over_it(script: Script, frame: int) -> None:
+    """The whole still run starting at ``frame`` (a move just made) is hidden by hands: what the move did is never
+    seen lying still."""
+    end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
+    for f in script.frames[frame:end]:
+        f.moving, f.cards = True, []
+
+
 def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -> None:
     """From ``from_frame`` on, ``card`` is read as ``as_name`` wherever it lies (its look there, frame after frame)."""
     for f in script.frames[from_frame:]:

@@ -14,10 +14,11 @@ import re
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_still_table,
+from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_it, hands_over_still_table,
                       hands_while_it_lies, lift_and_put_back, misread_single_frames, poker_script, poker_shuffle_script,
                       run_script, tommy_script)
 
+from assistant.benchmarks.camera import standing
 from assistant.cards import Card
 from assistant.deals import deal_order
 from assistant.events import Play, Turn, TurnAndPlay, Undo
@@ -32,14 +33,8 @@ ALL_FAULTS = (misread_single_frames, drop_frames, hands_over_still_table, lift_a
 
 
 def events_of(events, kinds=("card", "move")):
-    """The card and move events (``kinds``) as (event, card, move), each undo taking back the last of them."""
-    out = []
-    for e in events:
-        if e["event"] in ("card", "move"):
-            out.append((e["event"], e["card"], e.get("move")))
-        elif e["event"] == "undo" and out:
-            out.pop()
-    return [e for e in out if e[0] in kinds]
+    """The card and move events (``kinds``) that stand (each undo takes back the last) as (event, card, move)."""
+    return [(e["event"], e["card"], e.get("move")) for e in standing(events) if e["event"] in kinds]
 
 
 def truth_of(script):
@@ -356,9 +351,7 @@ def test_a_turned_card_played_up_under_hands_then_covered_by_a_waste_top_went_up
     up = next(b for a, b, c in zip(truth, truth[1:], truth[2:]) if a["event"] == "card"
               and a["still_frame"] < b["still_frame"] and b["move"].startswith("S>F")
               and c["event"] == "move" and c["move"].startswith("W") and c["move"][-2:] == b["move"][-2:])
-    end = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
-    for f in script.frames[up["still_frame"]:end]:
-        f.moving, f.cards = True, []
+    hands_over_it(script, up["still_frame"])
     assert_followed_exactly(script, final)
 
 
@@ -371,9 +364,7 @@ def test_a_waste_top_played_up_under_hands_then_the_card_under_it_onto_it_went_u
     moves = [e for e in script.truth if e["event"] == "move"]
     up = next(a for a, b in zip(moves, moves[1:]) if a["move"].startswith("W") and a["move"] == b["move"]
               and ">F" in a["move"])
-    end = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
-    for f in script.frames[up["still_frame"]:end]:
-        f.moving, f.cards = True, []
+    hands_over_it(script, up["still_frame"])
     assert_followed_exactly(script, final)
 
 

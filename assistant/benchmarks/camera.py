@@ -98,16 +98,22 @@ def _key(e: dict, final_cells: dict | None = None) -> tuple:
     return ("move", e["card"], tuple(final_cells.get(e["card"], ())) if final_cells is not None else None)
 
 
+def standing(events: list[dict]) -> list[dict]:
+    """The card and move events that stand: each undo takes back the last of them."""
+    out: list[dict] = []
+    for e in events:
+        if e["event"] in ("card", "move"):
+            out.append(e)
+        elif e["event"] == "undo" and out:
+            out.pop()
+    return out
+
+
 def compare(truth: dict, events: list[dict]) -> dict:
     """Events against the truth, aligned in order (Poker moves judged by where the card is in the final grid;
     Poker Shuffle's cards and moves in any order; four at a time's batches as in ``_batches_in_order``)."""
     fps = float(truth["fps"])
-    got = []
-    for e in events:  # an undo takes back the last card or move event
-        if e["event"] in ("card", "move"):
-            got.append(e)
-        elif e["event"] == "undo" and got:
-            got.pop()
+    got = standing(events)
     want = [e for e in truth["events"] if e["event"] in ("card", "move")]
     shuffle = "shuffle" in (truth.get("variant") or "")
     if shuffle:  # Poker Shuffle: laid out and placed in any order

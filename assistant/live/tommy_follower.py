@@ -521,6 +521,8 @@ class TommyFollower(Follower):
         unseen = self._laid_unseen(view, stock)
         if unseen is not None and unseen[1].kind == "W" and unseen[1].index is not None:
             self.read_under[unseen[0]] = self.state.waste[unseen[1].index][-1]
+        if any(c not in stock for c in self.read_under):  # those in the game since: forgotten
+            self.read_under = {c: top for c, top in self.read_under.items() if c in stock}
         return unseen
 
     def _laid_under_last(self, view: TableView, stock: set[Card]) -> tuple[Card, int, np.ndarray] | None:
