@@ -150,6 +150,20 @@ def test_four_at_a_time_from_the_hand_a_card_played_up_onto_its_batchs_ace_and_c
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_four_at_a_time_a_first_batch_card_never_read_in_the_row_is_laid_where_it_was_first_seen(seed):
+    """The first batch laid in a row, the card placed first never read there (only once on its pile): the row is
+    learned when the next card leaves it, and that card, first seen off the line of the others, was laid before
+    (its place was taken for a slot of the row, and the next card for the first one laid: four-row seed 30)."""
+    script, final = four_at_a_time_script(seed, in_row=True)
+    first = next(e for e in script.truth if e["event"] == "move")
+    for f in script.frames[script.truth[0]["still_frame"]:first["still_frame"]]:
+        f.cards = [s for s in f.cards if s.card != first["card"]]
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 @pytest.mark.parametrize("seed, batch", [(0, 1), (1, 3), (3, 2)])
 def test_four_at_a_time_cards_moved_from_the_row_before_the_batch_was_read_whole_are_placed_in_the_order_laid(
         seed, batch):

@@ -30,7 +30,8 @@ again. A card the player renames is placed again by where it lies (``move_as``):
 foundation, as itself it starts a waste pile.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
-or straight from the hand (the player's way is learned from the first batch: ``_step_batch``).
+or straight from the hand (the player's way is learned from the first batch: ``_step_batch``; a card of it first
+seen off the line of the row was laid before the reader saw it there).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class TommyFollower(Follower):
         self.fan_step: np.ndarray | None = None
         self.read_under: dict[Card, Card] = {}  # a card never turned, read under a new card on a pile: the top there
         self.went_up: dict[Card, np.ndarray] = {}  # four at a time: laid from the hand where first seen, moved up since
+        self.off_row: list[Card] = []  # four at a time, the first batch: laid before it was seen in the row
         self.size = 0.0
         self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
 
@@ -111,6 +113,7 @@ class TommyFollower(Follower):
         self.early.clear()
         self.read_under.clear()
         self.went_up.clear()
+        self.off_row = []
         self.fan_step = None
 
     # -- the main step ------------------------------------------------------------------------------------------
@@ -353,15 +356,17 @@ class TommyFollower(Follower):
                           and self._builds_on(g, h) for g in st.hand)]  # on a card of the batch laid up there
             if len(ups) == len(moved):
                 return None  # put up from a row, or played up from the piles they were laid on: not told yet
-            self.hand_spots = [self.first_pos[h] for h in st.hand if h in self.first_pos]
-            order = ups + [h for h in order if h not in ups]  # those put up waited: they came first
+            row = [h for h in st.hand if h in self.first_pos]
+            self.off_row = self._off_row(row)  # laid before the row was read: each where first seen, first
+            self.hand_spots = [self.first_pos[h] for h in row if h not in self.off_row]
+            order = self.off_row + ups + [h for h in order if h not in ups and h not in self.off_row]
         waiting, problem = False, None
         for h in order:
             first = self.first_pos.get(h)
             if first is None:
                 waiting = True
                 continue
-            if self.laid_from_hand:  # laid where first seen (it may have gone up since: played up next)
+            if self.laid_from_hand or h in self.off_row:  # laid where first seen (it may have gone up since)
                 p, target = first, self.locate(h, first, defer_new=False, may_be_hand=False)
                 if h in moved:
                     self.went_up[h] = moved[h]
@@ -383,6 +388,23 @@ class TommyFollower(Follower):
             else:
                 return self._play(h, target, p, view)
         return None if waiting else problem
+
+    def _off_row(self, cards: list[Card]) -> list[Card]:
+        """Cards of the first batch first seen off the line of the others' first places (a row beside the stock,
+        the others lying in line): laid before the reader saw them in the row."""
+        pts = {h: self.first_pos[h] for h in cards}
+        off = []
+        for h, q in pts.items():
+            others = np.array([p for g, p in pts.items() if g != h])
+            if len(others) < 2:
+                continue
+            centre = others.mean(axis=0)
+            direction = np.linalg.svd(others - centre)[2][0]
+            normal = np.array([-direction[1], direction[0]])
+            in_line = np.abs((others - centre) @ normal).max() < 0.25 * self.size
+            if in_line and abs((q - centre) @ normal) > 0.5 * self.size:
+                off.append(h)
+        return off
 
     def _play_up_moved(self, view: TableView):
         """Four at a time from the hand, the first batch: a card seen moved from where it was laid onto a foundation
