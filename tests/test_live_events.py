@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_it, hands_over_still_table,
-                      hands_while_it_lies, lift_and_put_back, misread_single_frames, poker_script, poker_shuffle_script,
-                      run_script, tommy_script)
+                      hands_while_it_lies, lift_and_put_back, misread_single_frames, pause, poker_script,
+                      poker_shuffle_script, run_script, tommy_script)
 
 from assistant.benchmarks.camera import standing
 from assistant.cards import Card
@@ -261,9 +261,7 @@ def _laid_then_covered_at_once(script):
 def _longer_still(script, frame: int, frames: int) -> tuple[int, int]:
     """The still run starting at ``frame`` made ``frames`` frames longer (the player looks a while); its ends."""
     end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
-    script.frames[end:end] = [replace(script.frames[frame]) for _ in range(frames)]
-    for e in script.truth:
-        e["still_frame"] += frames if e["still_frame"] >= end else 0
+    pause(script, end, frames)
     return frame, end + frames
 
 

@@ -297,13 +297,10 @@ class TommyFollower(Follower):
             target = Target("F")  # at a new place, where no waste pile can be (an Ace went up there first)
         if target.kind != "F":
             return None
+        if target.index is not None and self.state.foundation_accepts(target.index, card):
+            return None  # ``card`` could go there without it
         first_from = w if self.state.waste[w][-1] == first else None
-        up = self._find_move(self.state, first, target, first_from)
-        probe = self.state.clone()
-        if up is None or (target.index is not None and self._find_move(probe, card, target, w) is not None):
-            return None  # (``card`` could go there without it)
-        probe.apply(up)
-        if self._find_move(probe, card, Target("F", up.target_index), w) is None:
+        if self._up_between(first, card, target.index, first_from) is None:
             return None
         at = p if target.index is None else self.pos[self.state.foundations[target.index][-1]]
         return self._play(first, target, at, view, first_from)
@@ -465,14 +462,16 @@ class TommyFollower(Follower):
                 if c in stock and self._dist(s.xy, spot) < ON_TOP]
         return [(c, move) for c, move in fits if move is not None]
 
-    def _up_between(self, card: Card, above: Card, f: int | None) -> Move | None:
-        """The move turning ``card`` up onto foundation ``f`` (None: a new one) when ``above`` fits on it there."""
+    def _up_between(self, card: Card, above: Card, f: int | None, from_pile: int | None = None) -> Move | None:
+        """The move putting ``card`` up onto foundation ``f`` (None: a new one) when ``above`` fits on it there:
+        ``card`` turned first, unless it is the card in hand or waste pile ``from_pile``'s top."""
         probe = self.state.clone()
-        try:
-            probe.turn(card)
-        except ValueError:
-            return None
-        move = self._find_move(probe, card, Target("F", f))
+        if from_pile is None and card not in probe.hand:
+            try:
+                probe.turn(card)
+            except ValueError:
+                return None
+        move = self._find_move(probe, card, Target("F", f), from_pile)
         if move is None:
             return None
         probe.apply(move)
