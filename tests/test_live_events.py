@@ -124,6 +124,60 @@ def test_four_at_a_time_is_followed_from_a_row_beside_the_stock_or_straight_from
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def test_four_at_a_time_an_ace_laid_on_a_pile_beside_the_foundations_and_played_up_later_is_told_again():
+    """Piles laid beside the foundations share their row: the Ac laid on a new waste pile is taken for a new
+    foundation. Four moves later it moves up to a place of its own; a foundation's card never moves, so the game
+    is told again with the Ac on that pile, and the Qc laid there next is a waste pile's card."""
+    script, final = four_at_a_time_script(28, cam=Camera(angle_deg=270), in_row=True, piles_beside=True)
+    truth = batches_of(truth_of(script))
+    assert ("move", "Ac", "S>W3") in truth and ("move", "Ac", "W3>F1") in truth
+    session = Session.new("tommy", "four-at-a-time")
+    events = run_script(session, script)
+    assert batches_of(events_of(events)) == truth
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_four_at_a_time_from_the_hand_cards_played_up_one_onto_the_other_before_the_next_batch_are_followed():
+    """The first batch laid from the hand: 9d, 3c and 2h fanned on one new pile, the Ah on a foundation; then the
+    2h goes up onto the Ah and the 3c onto the 2h, before the next batch. Both went up (the 3c onto a card of its
+    batch where that card moved to): the player's way is not told until the next batch comes, and then each card
+    is laid where it was first seen and played up in the order it moved."""
+    script, final = four_at_a_time_script(76, cam=Camera(angle_deg=270, scale=0.97))
+    truth = batches_of(truth_of(script))
+    assert truth[4:10] == [("move", "9d", "S>W0"), ("move", "3c", "S>W0"), ("move", "2h", "S>W0"),
+                           ("move", "Ah", "S>F0"), ("move", "2h", "W0>F0"), ("move", "3c", "W0>F0")]
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == truth
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_four_at_a_time_a_card_laid_on_an_ace_taken_for_a_foundation_tells_the_game_again_with_a_pile_there():
+    """The Ad laid from the hand on a place of its own is taken for a new foundation; the next batch's Jd is laid on
+    it. No foundation takes a Jd on an Ad: the Ad's place was a waste pile, and the game is told again so."""
+    script, final = four_at_a_time_script(69, cam=Camera(scale=1.05))
+    truth = batches_of(truth_of(script))
+    assert ("move", "Ad", "S>W3") in truth and ("move", "Jd", "S>W3") in truth
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == truth
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_and_covered_by_the_next_of_its_batch_comes_first():
+    """From the hand, the 4s goes onto the foundation's 3s and the 5d onto it at once: the 4s lay still only a
+    moment (a glimpse), and the 5d alone cannot go on the 3s. The glimpsed 4s, which fits between, was turned
+    first; the batch is 4s, 5d, 8c, Ac, not a card of the next batch in the 4s's stead."""
+    script, final = four_at_a_time_script(45, cam=Camera(angle_deg=15))
+    truth = batches_of(truth_of(script))
+    assert truth[87:93] == [("card", "4s", None), ("card", "5d", None), ("card", "8c", None), ("card", "Ac", None),
+                            ("move", "4s", "S>F1"), ("move", "5d", "S>F1")]
+    rng = np.random.default_rng(145)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == truth
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was_first_laid_on_its_pile():
     """The first batch cannot tell a row beside the stock from cards laid straight from the hand until a card
     moves to a waste pile (a row) or the next batch comes (the hand). A card that went to a foundation in between
@@ -436,6 +490,43 @@ def test_a_quick_players_ace_laid_on_a_waste_pile_and_played_up_does_not_make_th
     session = Session.new("tommy", "standard")
     run_script(session, script)
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_an_ace_laid_on_a_waste_pile_and_played_up_later_tells_the_game_again_with_that_place_a_pile():
+    """The As goes to a new place of its own (taken for a new foundation); two cards later it moves up to another
+    new place. A foundation's card never moves: its first place was a waste pile. The game is told again (the
+    last moves taken back, published as undos) with the As laid on that pile and played up from it, so the 8c
+    laid there next is a waste pile's card."""
+    script, final = tommy_script(210)
+    assert truth_of(script)[4:6] == [("card", "As", None), ("move", "As", "S>W2")]
+    assert ("move", "As", "W2>F0") in truth_of(script)
+    session = Session.new("tommy", "standard")
+    events = run_script(session, script)
+    assert [e["undone"] for e in events if e["event"] == "undo"] == ["S>W1", "Qd", "S>W0", "Jc", "S>F0"]
+    assert events_of(events) == truth_of(script)
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
+def test_a_quick_players_ace_taken_for_a_foundation_moving_up_with_the_next_card_held_lays_that_card_first():
+    """Every card laid straight from the stock, the piles beside the foundations: the Ac laid on a waste pile is
+    taken for a new foundation, and the Qs after it (the turned spot not known) for a card still in hand. The Ac
+    moves up: no play with a card in hand, so the Qs was laid where it lies, then the game is told again with the
+    Ac on a waste pile, played up from it."""
+    script, final = tommy_script(94, quick_share=1.0, piles_beside=True)
+    truth = truth_of(script)
+    assert truth[14:18] == [("move", "Ac", "S>W1"), ("card", "Qs", None), ("move", "Qs", "S>W2"),
+                            ("move", "Ac", "W1>F3")]
+    assert_followed_exactly(script, final)
+
+
+def test_the_first_card_laid_on_a_waste_pile_and_played_up_at_once_does_not_teach_the_turned_spot():
+    """The game's first card, the Ac, lies a moment at a place of its own, then moves up: taken as turned and laid
+    from the turned spot. The 9h then comes at another place and moves to the Ac's first place: no waste top can go
+    to the turned spot, so the Ac was laid on a waste pile there and played up, and the 9h turned at its own spot."""
+    script, final = tommy_script(144)
+    assert truth_of(script)[:5] == [("card", "Ac", None), ("move", "Ac", "S>W0"), ("move", "Ac", "W0>F0"),
+                                    ("card", "9h", None), ("move", "9h", "S>W0")]
+    assert_followed_exactly(script, final)
 
 
 @pytest.mark.parametrize("seed, cam", [(4, Camera()), (5, Camera(angle_deg=90, scale=0.7))])

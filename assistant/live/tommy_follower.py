@@ -26,12 +26,17 @@ and placed there once the next card appears, a waste top is played up (no play w
 laid exactly on it (it lies on a foundation); the deal's last card, with none to come, is placed at once. The
 turned spot is learned from a card that moves from where it was first seen; a card held there and laid there when
 the next comes shows it was a pile's place (an Ace laid on a waste pile and played up at once): it is learned
-again. A card the player renames is placed again by where it lies (``move_as``): read as an Ace it started a
-foundation, as itself it starts a waste pile.
+again. A foundation's one card, laid there from the stock, that moves away whole to a place of its own, or that
+has a card laid on it the foundation does not take, lay on a waste pile: the game is told again (the actions since
+taken back, published as undos, and played again with that card on a new waste pile). So too when the turned spot
+was learned from one card alone and the next card, taken as laid on a new pile, moves to it: the first was laid on
+a waste pile there and played up at once. A card the player renames is placed again by where it lies
+(``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
 or straight from the hand (the player's way is learned from the first batch: ``_step_batch``; a card of it first
-seen off the line of the row was laid before the reader saw it there).
+seen off the line of the row was laid before the reader saw it there). A card of the batch glimpsed on a foundation
+and covered at once by the next card of the batch, which needs it there, was turned before it.
 """
 
 from __future__ import annotations
@@ -84,11 +89,13 @@ class TommyFollower(Follower):
         super().__init__(session, apply)
         self.first_pos: dict[Card, np.ndarray] = {}  # where a card in hand was first seen
         self.hand_spots: list[np.ndarray] = []  # where turned cards lie before they are laid (four at a time: a row)
+        self.spot_from: Card | None = None  # the one card the turned spot was learned from (None: more than one)
         self.laid_from_hand = False  # four at a time: this player lays the turned cards straight from the hand
         self.moved_at: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: a card in hand seen moved (when, where)
         self.fan_step: np.ndarray | None = None
         self.read_under: dict[Card, Card] = {}  # a card never turned, read under a new card on a pile: the top there
-        self.went_up: dict[Card, np.ndarray] = {}  # four at a time: laid from the hand where first seen, moved up since
+        self.went_up: dict[Card, tuple[int, np.ndarray]] = {}  # four at a time: laid from the hand where first seen,
+        # moved up since (when, where)
         self.off_row: list[Card] = []  # four at a time, the first batch: laid before it was seen in the row
         self.size = 0.0
         self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
@@ -109,6 +116,7 @@ class TommyFollower(Follower):
         self.first_pos.clear()
         self.moved_at.clear()
         self.hand_spots = []
+        self.spot_from = None
         self.laid_from_hand = False
         self.early.clear()
         self.read_under.clear()
@@ -187,6 +195,10 @@ class TommyFollower(Follower):
             p = self._xy(view, t)
             if self._dist(p, self.pos[t]) <= MOVED:
                 continue
+            if self._at_hand_spot(p) and self.spot_from is not None:
+                spot = self._spot_was_pile(t, i, p)
+                if spot is not None:
+                    return spot
             if st.hand:  # the card taken as turned was laid first where it lies (no play with a card in hand)
                 held_at = self.first_pos.get(st.hand[0])
                 if held_at is not None and not self._at_hand_spot(held_at):
@@ -194,6 +206,13 @@ class TommyFollower(Follower):
                 return self._went_up_first(st.hand[0], t, i, p, view)
             target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
             return self._play(t, target, p, view, from_pile=i)
+        for f, pile in enumerate(st.foundations):  # a foundation's one card moved: its place was a waste pile
+            p = self._left_foundation(f, view)
+            if p is not None and st.hand:  # no play with a card in hand: it was laid first where it lies
+                return self._lay_held(view)
+            up = None if p is None else self._up_from_pile(f, p)
+            if up is not None:
+                return up
         if st.hand:
             return None
         for i, pile in enumerate(st.waste):  # the card under a top seen nowhere moved up: the top went up first
@@ -233,6 +252,7 @@ class TommyFollower(Follower):
             p = self._xy(view, h)
             first = self.first_pos.setdefault(h, p)
             if self._dist(p, first) > MOVED:
+                self.spot_from = None if self.hand_spots else h
                 self.hand_spots = [first if not self.hand_spots else 0.7 * self.hand_spots[0] + 0.3 * first]
                 target = self.locate(h, p, defer_new=False)
                 if target is IN_HAND:
@@ -261,7 +281,8 @@ class TommyFollower(Follower):
                         return True
                     return out.error
                 if move is None:
-                    return f"{c} lies where no legal move puts it"
+                    on_pile = self._on_pile_not_foundation(c, target, p, turned=True)
+                    return f"{c} lies where no legal move puts it" if on_pile is None else on_pile
                 out = self.apply(TurnAndPlay(c, move))
                 if out.ok:
                     self._learn_fan(c, target, p)
@@ -305,6 +326,146 @@ class TommyFollower(Follower):
         at = p if target.index is None else self.pos[self.state.foundations[target.index][-1]]
         return self._play(first, target, at, view, first_from)
 
+    def _left_foundation(self, f: int, view: TableView) -> np.ndarray | None:
+        """Where foundation ``f``'s one card lies, seen whole and sure far from it at a place that is not the turned
+        spot (None: not so). A foundation's cards never move: its place was a waste pile (:meth:`_up_from_pile`)."""
+        pile = self.state.foundations[f]
+        card = pile[0] if len(pile) == 1 else None
+        if card is None or card not in view or card not in self.pos or card in view.elsewhere:
+            return None
+        p = self._xy(view, card)
+        if (not view.sure(card) or not self._whole(view[card]) or self._at_hand_spot(p)
+                or self._dist(p, self.pos[card]) <= AWAY):
+            return None
+        return p
+
+    def _up_from_pile(self, f: int, p: np.ndarray):
+        """Foundation ``f``'s one card, laid there from the stock, lies at ``p``, a new foundation's place
+        (:meth:`_left_foundation`): it was laid on a new waste pile (an Ace laid on a waste pile and played up
+        later). The game is told again so, the card played up to where it lies (``_step``'s answer; None where the
+        rules do not have it so)."""
+        card = self.state.foundations[f][0]
+        told = self._told_again(card, f, up_first=False)
+        if told is None:
+            return None
+        undone, events, new = told
+        w = next(i for i, pile in enumerate(new.waste) if pile and pile[-1] == card)
+        target = self.locate(card, p, defer_new=False, from_pile=w, may_be_hand=False, state=new)
+        up = None if target != Target("F") else self._find_move(new, card, target, w)
+        if up is None:
+            return None
+        return self._tell_again(undone, events + [Play(up)], {card: p})
+
+    def _spot_was_pile(self, card: Card, w: int, p: np.ndarray):
+        """``card``, taken as laid on a new waste pile ``w`` the moment it was turned, moved to the turned spot,
+        which was learned from one card alone: that card (now alone on its foundation) was laid where it was first
+        seen, a waste pile's place, and played up at once (an Ace laid on a waste pile); ``card`` lay at the turned
+        spot, and has now been laid on that place. The game is told again so (``_step``'s answer; None where the
+        rules do not have it so, or the game went on since)."""
+        st = self.state
+        first = self.spot_from
+        f = next((i for i, pile in enumerate(st.foundations) if pile == [first]), None)
+        if f is None or st.waste[w] != [card] or st.history[-2:] != [card, Move("S", None, "W", w)]:
+            return None
+        told = self._told_again(first, f, up_first=True, upto=len(st.history) - 1)
+        if told is None or told[0] != 3:  # the card was the next one turned
+            return None
+        undone, events, new = told
+        target = self.locate(card, p, defer_new=False, may_be_hand=False, state=new)
+        move = None if not isinstance(target, Target) else self._find_move(new, card, target)
+        if move is None:
+            return None
+        turned_at = self.pos[card]
+        laid = self._tell_again(undone, events + [Play(move)], {card: p})
+        if laid is True:
+            self.hand_spots, self.spot_from = [turned_at], card
+        return laid
+
+    def _on_pile_not_foundation(self, card: Card, target: Target, p: np.ndarray, turned: bool):
+        """``card`` (in hand, or ``turned`` now) lies on foundation ``target``'s one card, laid there from the stock,
+        and the foundation does not take it: that place was a new waste pile (an Ace laid on a waste pile). The game
+        is told again with that card on a waste pile and ``card`` laid on it (``_step``'s answer; None where the
+        rules do not have it so)."""
+        f = target.index
+        if target.kind != "F" or f is None or len(self.state.foundations[f]) != 1:
+            return None
+        under = self.state.foundations[f][0]
+        told = self._told_again(under, f, up_first=False)
+        if told is None:
+            return None
+        undone, events, new = told
+        w = next(i for i, pile in enumerate(new.waste) if pile and pile[-1] == under)
+        onto = Target("W", w)
+        move = self._move_after_turn(card, onto, new) if turned else self._find_move(new, card, onto)
+        if move is None:
+            return None
+        return self._tell_again(undone, events + [TurnAndPlay(card, move) if turned else Play(move)], {card: p})
+
+    def _told_again(self, card: Card, f: int, up_first: bool, upto: int | None = None):
+        """The game taken back to ``card``'s move from the hand onto foundation ``f`` and told again with the card
+        laid on a new waste pile instead (and played up to its foundation at once with ``up_first``), then the same
+        turns and moves as before, to history item ``upto``: (the number of actions taken back, the events, the game
+        after them); None where the rules do not have it so."""
+        st = self.state
+        onto_f = [i for i, m in enumerate(st.history) if isinstance(m, Move) and (m.target, m.target_index) == ("F", f)]
+        k = onto_f[0] if onto_f else None  # the one move onto the foundation (none: a base card, a game taken over)
+        laid = None if k is None else st.history[k]
+        if laid is None or laid.source != "S":
+            return None
+        old, new = st.clone(), st.clone()
+        for _ in range(len(st.history) - k):
+            old.undo()
+            new.undo()
+        lay = self._find_move(new, card, Target("W"))
+        if lay is None:
+            return None
+        new.apply(lay)
+        events: list = [Play(lay)]
+        if up_first:
+            up = self._find_move(new, card, Target("F", f), lay.target_index)
+            if up is None:
+                return None
+            new.apply(up)
+            events.append(Play(up))
+        old.apply(laid)
+        for item in st.history[k + 1:upto]:  # the same turns, the same cards to the same piles
+            if isinstance(item, Card):
+                old.turn(item)
+                new.turn(item)
+                events.append(Turn(item))
+                continue
+            move = None if item.is_redeal else self._same_move(old, new, item)
+            if move is None:
+                return None
+            old.apply(item)
+            new.apply(move)
+            events.append(Play(move))
+        return len(st.history) - k, events, new
+
+    def _tell_again(self, undone: int, events: list, where: dict):
+        """Take back ``undone`` actions, apply ``events`` (:meth:`_told_again`); the cards lie ``where`` given
+        (``_step``'s answer)."""
+        for event in [Undo()] * undone + events:
+            out = self.apply(event)
+            if not out.ok:
+                return out.error
+        self.pos.update(where)
+        return True
+
+    def _same_move(self, old, new, move: Move) -> Move | None:
+        """``move`` of the game ``old`` in the game ``new``, whose piles may have other indices: the same card to
+        the pile with the same bottom card (a new pile to a new pile)."""
+        card = self.session.kind.moved_card(old, move)
+        piles, new_piles = (old.foundations, new.foundations) if move.target == "F" else (old.waste, new.waste)
+        bottom = piles[move.target_index][0] if piles[move.target_index] else None
+        index = None if bottom is None else next((i for i, p in enumerate(new_piles) if p and p[0] == bottom), -1)
+        source = None
+        if move.source == "W":
+            source = next((i for i, p in enumerate(new.waste) if p and p[0] == old.waste[move.source_index][0]), -1)
+        if index == -1 or source == -1:
+            return None
+        return self._find_move(new, card, Target(move.target, index), source)
+
     def _step_batch(self, view: TableView, new: list[Card], stock: set[Card]):
         """Four at a time: each new card is turned (all four come before any is placed); once all are turned, each
         is laid where it lies. How the player lays them is learned from the first batch: from a row of the four
@@ -328,7 +489,15 @@ class TommyFollower(Follower):
                 turned, p = unseen[0], unseen[2]
             elif new:
                 turned = self._first_seen(new, view)[0]  # a row covered by hands: the first seen was turned first
-                p = self.early.pop(turned, (0, self._xy(view, turned)))[1]
+                p = self.early.get(turned, (0, self._xy(view, turned)))[1]
+                target = self.locate(turned, p, defer_new=False, may_be_hand=False)
+                under = None
+                if isinstance(target, Target) and target.kind == "F" and target.index is not None:
+                    under = self._glimpsed_in_batch(turned, target.index, view)
+                if under is not None:  # laid on a card of its batch glimpsed there: that card came first
+                    turned, p = under, view.glimpsed[under].xy
+                else:
+                    self.early.pop(turned, None)
             else:
                 return None
             out = self.apply(Turn(turned))
@@ -347,10 +516,10 @@ class TommyFollower(Follower):
         if not self.laid_from_hand:  # from a row: in the order moved from it
             order = list(moved) + [h for h in st.hand if h not in moved]
         if moved and not self.hand_spots and not self.laid_from_hand:
-            ups = [h for h, p in moved.items()
+            ups = [h for h, p in moved.items()  # onto a card of the batch laid up there (or moved up there)
                    if getattr(self.locate(h, p, defer_new=False, may_be_hand=False), "kind", None) == "F"
-                   or any(g != h and g in self.first_pos and self._dist(p, self.first_pos[g]) < 0.2
-                          and self._builds_on(g, h) for g in st.hand)]  # on a card of the batch laid up there
+                   or any(g != h and self._builds_on(g, h) and self._dist(p, q) < 0.2
+                          for g in st.hand for q in (self.first_pos.get(g), moved.get(g)) if q is not None)]
             if len(ups) == len(moved):
                 return None  # put up from a row, or played up from the piles they were laid on: not told yet
             row = [h for h in st.hand if h in self.first_pos]
@@ -366,7 +535,7 @@ class TommyFollower(Follower):
             if self.laid_from_hand or h in self.off_row:  # laid where first seen (it may have gone up since)
                 p, target = first, self.locate(h, first, defer_new=False, may_be_hand=False)
                 if h in moved:
-                    self.went_up[h] = moved[h]
+                    self.went_up[h] = self.moved_at[h]
             elif h in moved:
                 p = moved[h]
                 if not self._at_hand_spot(first):
@@ -407,7 +576,8 @@ class TommyFollower(Follower):
         """Four at a time from the hand, the first batch: a card seen moved from where it was laid onto a foundation
         before the batch was placed (the player's way not told yet) went up from its waste pile once the batch was
         laid: played up now, though the card laid on it since may hide it."""
-        h, p = self.went_up.popitem()
+        h = min(self.went_up, key=lambda c: self.went_up[c][0])  # in the order they moved
+        p = self.went_up.pop(h)[1]
         w = next((w for w, pile in enumerate(self.state.waste) if pile and pile[-1] == h), None)
         target = None if w is None else self.locate(h, p, defer_new=False, from_pile=w, may_be_hand=False)
         if not isinstance(target, Target) or target.kind != "F":
@@ -461,6 +631,19 @@ class TommyFollower(Follower):
         fits = [(c, self._up_between(c, card, f)) for c, s in view.glimpsed.items()
                 if c in stock and self._dist(s.xy, spot) < ON_TOP]
         return [(c, move) for c, move in fits if move is not None]
+
+    def _glimpsed_in_batch(self, card: Card, f: int, view: TableView) -> Card | None:
+        """Four at a time, a batch being turned: the card never turned glimpsed lying on foundation ``f``'s top,
+        which builds on it, and ``card`` on it (laid from the hand onto the foundation, then the next card of the
+        batch onto it: both of the batch); None if none."""
+        st = self.state
+        top = st.foundations[f][-1] if st.foundations[f] else None
+        if st.rules.turn_count == 1 or not st.needs_card() or top not in self.pos:
+            return None
+        stock = self._may_come()
+        fits = [c for c, s in view.glimpsed.items() if c in stock and c not in st.hand and c != card
+                and self._dist(s.xy, self.pos[top]) < ON_TOP and self._builds_on(top, c) and self._builds_on(c, card)]
+        return fits[0] if len(fits) == 1 else None
 
     def _up_between(self, card: Card, above: Card, f: int | None, from_pile: int | None = None) -> Move | None:
         """The move putting ``card`` up onto foundation ``f`` (None: a new one) when ``above`` fits on it there:
@@ -652,6 +835,9 @@ class TommyFollower(Follower):
         if move is None:
             if target.kind == "W":
                 return f"{card} lies on a waste pile where the rules do not allow it"
+            on_pile = None if from_pile is not None else self._on_pile_not_foundation(card, target, p, turned=False)
+            if on_pile is not None:
+                return on_pile
             return (f"{card} lies on a foundation where the rules do not allow it (if a card went up under it "
                     f"unseen, hold that card up to the camera)")
         out = self.apply(Play(move))
@@ -839,7 +1025,8 @@ class TommyFollower(Follower):
         for f, pile in enumerate(st.foundations):
             top = pile[-1] if pile else None
             if top is not None and top not in view and top in self.pos and self._dist(p, self.pos[top]) < 0.2:
-                return not (st.foundation_accepts(f, card) or self._glimpsed_between(card, self.pos[top], f, view))
+                return not (st.foundation_accepts(f, card) or self._glimpsed_between(card, self.pos[top], f, view)
+                            or self._glimpsed_in_batch(card, f, view) is not None)
         for pile in st.waste:  # a card in the next slot of a pile (closer to it than to the top) was laid on it
             top = pile[-1] if pile else None
             if top is None or top not in self.pos:
