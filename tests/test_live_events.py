@@ -178,6 +178,24 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_and_covered_by_the
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+@pytest.mark.parametrize("seed, cam, card", [(54, Camera(angle_deg=90, scale=0.73), "7h"),
+                                             (68, Camera(angle_deg=180, scale=0.97), "10c")])
+def test_four_at_a_time_a_batch_card_glimpsed_on_a_pile_and_covered_at_once_by_the_next_of_its_batch_is_turned(
+        seed, cam, card):
+    """From the hand, with the suite's faults: a card of the batch lies still on its pile only a moment before the
+    next card of the batch covers it (its corner read under that card from then on). It was turned before the card
+    on it, and the next batch's first card is not taken in its stead."""
+    script, final = four_at_a_time_script(seed, cam=cam)
+    rng = np.random.default_rng(seed + 100)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    session = Session.new("tommy", "four-at-a-time")
+    events = events_of(run_script(session, script))
+    assert ("card", card, None) in events
+    assert batches_of(events) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was_first_laid_on_its_pile():
     """The first batch cannot tell a row beside the stock from cards laid straight from the hand until a card
     moves to a waste pile (a row) or the next batch comes (the hand). A card that went to a foundation in between

@@ -794,6 +794,8 @@ class TommyFollower(Follower):
             else:
                 covered = any(n != c and n not in on_table and self._whole(t)
                               and 0.08 < self._dist(t.xy, p) < NEXT_IN_PILE for n, t in view.cards.items())
+            if covered and self.state.rules.turn_count > 1:
+                return c, IN_HAND, p  # four at a time: one of the batch, placed with it where it lies
             target = self.locate(c, p, defer_new=False, may_be_hand=False) if covered else None
             if isinstance(target, Target):
                 return c, target, p
