@@ -537,6 +537,39 @@ def test_a_quick_players_ace_taken_for_a_foundation_moving_up_with_the_next_card
     assert_followed_exactly(script, final)
 
 
+def test_an_ace_taken_for_a_waste_pile_is_told_again_as_a_foundation_when_a_card_finds_no_empty_pile_left():
+    """The Ah goes up at a new place in line with the waste piles: taken for a new waste pile. When a later card
+    is laid at a new place with no waste pile left empty, the pile holding only that Ah was a foundation: the game
+    is told again with the Ah on a foundation, and the card starts a waste pile."""
+    script, final = tommy_script(231, cam=Camera(angle_deg=90, scale=0.76))
+    assert truth_of(script)[6:10] == [("card", "Ah", None), ("move", "Ah", "S>F1"), ("card", "9h", None),
+                                      ("move", "9h", "S>W2")]
+    assert_followed_exactly(script, final)
+
+
+def test_a_card_laid_right_on_an_ace_taken_for_a_waste_pile_tells_the_game_again_with_a_foundation_there():
+    """The Ad goes up at a new place in line with the waste piles: taken for a waste pile. The 2h is then laid
+    right on it, covering it as on a foundation (a card on a pile lies a fan step on): not a misreading of the Ad,
+    but a foundation play. The game is told again with the Ad on a foundation and the 2h played onto it."""
+    script, final = tommy_script(281, cam=Camera(angle_deg=270, scale=0.79))
+    truth = truth_of(script)
+    assert truth[4:6] == [("card", "Ad", None), ("move", "Ad", "S>F1")]
+    assert truth[10:12] == [("card", "2h", None), ("move", "2h", "S>F1")]
+    assert_followed_exactly(script, final)
+
+
+def test_a_waste_top_gone_up_as_the_next_card_is_laid_where_it_lay_moves_first():
+    """With the suite's faults: the 10d goes up from its waste pile onto the 9s and the 8s is laid at once where the
+    10d lay. Seen in one view, the 8s is not laid on the 10d: the top moved first, then the 8s came."""
+    script, final = tommy_script(311, cam=Camera(angle_deg=180, scale=0.96))
+    assert truth_of(script)[111:115] == [("move", "10d", "W3>F1"), ("card", "8s", None), ("move", "8s", "S>W3"),
+                                         ("card", "10c", None)]
+    rng = np.random.default_rng(411)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    assert_followed_exactly(script, final)
+
+
 def test_the_first_card_laid_on_a_waste_pile_and_played_up_at_once_does_not_teach_the_turned_spot():
     """The game's first card, the Ac, lies a moment at a place of its own, then moves up: taken as turned and laid
     from the turned spot. The 9h then comes at another place and moves to the Ac's first place: no waste top can go

@@ -30,7 +30,10 @@ again. A foundation's one card, laid there from the stock, that moves away whole
 has a card laid on it the foundation does not take, lay on a waste pile: the game is told again (the actions since
 taken back, published as undos, and played again with that card on a new waste pile). So too when the turned spot
 was learned from one card alone and the next card, taken as laid on a new pile, moves to it: the first was laid on
-a waste pile there and played up at once. A card the player renames is placed again by where it lies
+a waste pile there and played up at once. The other way round, a waste pile holding only a card that could start
+a foundation was a foundation when a card is laid right on it as on one (covering it, not a fan step on), or when
+a card comes to a new place with no waste pile left empty. A new card lying where a waste top lay that has moved
+came after that top's move. A card the player renames is placed again by where it lies
 (``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
@@ -176,6 +179,12 @@ class TommyFollower(Follower):
         if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
             piles = self._step_piles(view, maybe_new)
             return piles if piles is not None else self._step_batch(view, new, stock)
+        moved = [t for t in (pile[-1] for pile in st.waste if pile) if t in view and t in self.pos
+                 and self._dist(self._xy(view, t), self.pos[t]) > MOVED]
+        if not st.hand and any(self._on_spot_of(self._xy(view, c), t) for c in new for t in moved):
+            piles = self._step_piles(view, maybe_new)  # a new card where a waste top lay: the top moved first
+            if piles is not None:
+                return piles
         turned = self._step_turned(view, new, stock)
         if turned is not None:
             return turned
@@ -266,13 +275,17 @@ class TommyFollower(Follower):
         if new and st.needs_card():
             for c in self._first_seen(new, view):
                 p = self._xy(view, c)
+                founded = self._onto_pile_as_foundation(c, p, view)
+                if founded is not None:
+                    return founded
                 target = self.locate(c, p, defer_new=True)
                 move = None if isinstance(target, str) or target is IN_HAND else self._move_after_turn(c, target)
                 if (target is not IN_HAND and (move is None or target.index is None)
                         and self._up_unseen(c, p, target, view)):
                     return True  # it lies on a card played up unseen: placed there at the next step
                 if isinstance(target, str):
-                    return target
+                    founded = self._pile_was_foundation(c, p, turned=True)
+                    return target if founded is None else founded
                 if target is IN_HAND:
                     out = self.apply(Turn(c))
                     if out.ok:
@@ -345,7 +358,7 @@ class TommyFollower(Follower):
         later). The game is told again so, the card played up to where it lies (``_step``'s answer; None where the
         rules do not have it so)."""
         card = self.state.foundations[f][0]
-        told = self._told_again(card, f, up_first=False)
+        told = self._told_again(card, Target("F", f))
         if told is None:
             return None
         undone, events, new = told
@@ -367,16 +380,16 @@ class TommyFollower(Follower):
         f = next((i for i, pile in enumerate(st.foundations) if pile == [first]), None)
         if f is None or st.waste[w] != [card] or st.history[-2:] != [card, Move("S", None, "W", w)]:
             return None
-        told = self._told_again(first, f, up_first=True, upto=len(st.history) - 1)
+        told = self._told_again(first, Target("F", f), up_first=True, upto=len(st.history) - 1)
         if told is None or told[0] != 3:  # the card was the next one turned
             return None
         undone, events, new = told
         target = self.locate(card, p, defer_new=False, may_be_hand=False, state=new)
-        move = None if not isinstance(target, Target) else self._find_move(new, card, target)
-        if move is None:
+        laying = self._laying(card, target, new, turned=False) if isinstance(target, Target) else None
+        if laying is None:
             return None
         turned_at = self.pos[card]
-        laid = self._tell_again(undone, events + [Play(move)], {card: p})
+        laid = self._tell_again(undone, events + [laying], {card: p})
         if laid is True:
             self.hand_spots, self.spot_from = [turned_at], card
         return laid
@@ -390,25 +403,68 @@ class TommyFollower(Follower):
         if target.kind != "F" or f is None or len(self.state.foundations[f]) != 1:
             return None
         under = self.state.foundations[f][0]
-        told = self._told_again(under, f, up_first=False)
+        told = self._told_again(under, Target("F", f))
         if told is None:
             return None
         undone, events, new = told
         w = next(i for i, pile in enumerate(new.waste) if pile and pile[-1] == under)
-        onto = Target("W", w)
-        move = self._move_after_turn(card, onto, new) if turned else self._find_move(new, card, onto)
-        if move is None:
-            return None
-        return self._tell_again(undone, events + [TurnAndPlay(card, move) if turned else Play(move)], {card: p})
+        laid = self._laying(card, Target("W", w), new, turned)
+        return None if laid is None else self._tell_again(undone, events + [laid], {card: p})
 
-    def _told_again(self, card: Card, f: int, up_first: bool, upto: int | None = None):
-        """The game taken back to ``card``'s move from the hand onto foundation ``f`` and told again with the card
-        laid on a new waste pile instead (and played up to its foundation at once with ``up_first``), then the same
-        turns and moves as before, to history item ``upto``: (the number of actions taken back, the events, the game
-        after them); None where the rules do not have it so."""
+    def _foundation_taken_for_pile(self, pile: list[Card], card: Card | None = None) -> bool:
+        """Waste pile ``pile`` holds only a card that could start a foundation (on which ``card`` builds): it may be a
+        foundation taken for a waste pile (an Ace in line with the waste piles)."""
         st = self.state
-        onto_f = [i for i, m in enumerate(st.history) if isinstance(m, Move) and (m.target, m.target_index) == ("F", f)]
-        k = onto_f[0] if onto_f else None  # the one move onto the foundation (none: a base card, a game taken over)
+        return (len(pile) == 1 and (card is None or self._builds_on(pile[0], card))
+                and any(not f and st.foundation_accepts(i, pile[0]) for i, f in enumerate(st.foundations)))
+
+    def _onto_pile_as_foundation(self, card: Card, p: np.ndarray, view: TableView):
+        """``card``, turned now, lies right on a waste pile's only card, covering it, and builds on it as on a
+        foundation: that pile was a foundation (:meth:`_foundation_taken_for_pile`). The game is told again so, and
+        ``card`` played onto it (``_step``'s answer; None where the rules do not have it so)."""
+        for w, pile in enumerate(self.state.waste):
+            if not self._foundation_taken_for_pile(pile, card) or pile[0] in view or not self._on_spot_of(p, pile[0]):
+                continue
+            told = self._told_again(pile[0], Target("W", w))
+            if told is None:
+                continue
+            undone, events, new = told
+            f = next(i for i, found in enumerate(new.foundations) if found == pile)
+            laid = self._laying(card, Target("F", f), new, turned=True)
+            if laid is not None:
+                return self._tell_again(undone, events + [laid], {card: p})
+        return None
+
+    def _pile_was_foundation(self, card: Card, p: np.ndarray, turned: bool):
+        """``card`` (in hand, or ``turned`` now) lies at a new place, and no waste pile is empty: a waste pile that
+        holds only the card laid there from the stock, which could start a foundation, was a foundation (an Ace that
+        lined up with the waste piles). The game is told again so, and ``card`` laid at its place (``_step``'s
+        answer; None where the rules do not have it so)."""
+        st = self.state
+        if any(not pile for pile in st.waste):
+            return None
+        for w, pile in enumerate(st.waste):
+            if not self._foundation_taken_for_pile(pile):
+                continue
+            told = self._told_again(pile[0], Target("W", w))
+            if told is None:
+                continue
+            undone, events, new = told
+            target = self.locate(card, p, defer_new=False, may_be_hand=False, state=new)
+            laid = self._laying(card, target, new, turned) if getattr(target, "kind", None) == "W" else None
+            if laid is not None:
+                return self._tell_again(undone, events + [laid], {card: p})
+        return None
+
+    def _told_again(self, card: Card, was: Target, up_first: bool = False, upto: int | None = None):
+        """The game taken back to ``card``'s move from the hand onto ``was`` (a foundation or a waste pile it lies on
+        alone) and told again with the card laid at a new place of the other kind instead (a waste pile: played up
+        to its foundation at once with ``up_first``), then the same turns and moves as before, to history item
+        ``upto``: (the number of actions taken back, the events, the game after them); None where the rules do not
+        have it so."""
+        st = self.state
+        onto = [i for i, m in enumerate(st.history) if isinstance(m, Move) and Target(m.target, m.target_index) == was]
+        k = onto[-1] if onto else None  # the card's own move (none: a base card, a game taken over)
         laid = None if k is None else st.history[k]
         if laid is None or laid.source != "S":
             return None
@@ -416,13 +472,13 @@ class TommyFollower(Follower):
         for _ in range(len(st.history) - k):
             old.undo()
             new.undo()
-        lay = self._find_move(new, card, Target("W"))
+        lay = self._find_move(new, card, Target("W" if was.kind == "F" else "F"))
         if lay is None:
             return None
         new.apply(lay)
         events: list = [Play(lay)]
         if up_first:
-            up = self._find_move(new, card, Target("F", f), lay.target_index)
+            up = self._find_move(new, card, was, lay.target_index)
             if up is None:
                 return None
             new.apply(up)
@@ -441,6 +497,12 @@ class TommyFollower(Follower):
             new.apply(move)
             events.append(Play(move))
         return len(st.history) - k, events, new
+
+    def _laying(self, card: Card, target: Target, state, turned: bool):
+        """The event laying ``card`` (in hand, or ``turned`` now) at ``target`` in ``state``; None where no legal
+        move does."""
+        move = self._move_after_turn(card, target, state) if turned else self._find_move(state, card, target)
+        return None if move is None else TurnAndPlay(card, move) if turned else Play(move)
 
     def _tell_again(self, undone: int, events: list, where: dict):
         """Take back ``undone`` actions, apply ``events`` (:meth:`_told_again`); the cards lie ``where`` given
@@ -771,12 +833,7 @@ class TommyFollower(Follower):
             probe.turn(c)
             probe.apply(move)
             moves.append(move)
-        for event in (Undo(), Undo(), TurnAndPlay(card, moves[0]), TurnAndPlay(top, moves[1])):
-            out = self.apply(event)
-            if not out.ok:
-                return out.error
-        self.pos[card] = centre
-        return True
+        return self._tell_again(2, [TurnAndPlay(card, moves[0]), TurnAndPlay(top, moves[1])], {card: centre})
 
     def _laid_where_glimpsed(self, view: TableView, stock: set[Card]) -> tuple[Card, Target, np.ndarray] | None:
         """A card never turned, seen whole a moment (:meth:`_note_early`) and now read under a new card (its corner
@@ -833,7 +890,8 @@ class TommyFollower(Follower):
         if (move is None or target.index is None) and self._up_unseen(card, p, target, view):
             return True  # it lies on a card played up unseen: placed there at the next step
         if isinstance(target, str):
-            return target
+            founded = None if from_pile is not None else self._pile_was_foundation(card, p, turned=False)
+            return target if founded is None else founded
         if move is None:
             if target.kind == "W":
                 return f"{card} lies on a waste pile where the rules do not allow it"
@@ -1034,7 +1092,7 @@ class TommyFollower(Follower):
             if top is None or top not in self.pos:
                 continue
             if top not in view and self._on_spot_of(p, top):
-                return True
+                return not self._foundation_taken_for_pile(pile, card)
             next_slot = None if self.fan_step is None else self._dist(p, self.pos[top] + self.fan_step * self.size)
             for c in pile[:-1]:  # nothing is laid under a pile's top: a covered card misread
                 if c in view or c not in self.pos:
