@@ -361,10 +361,9 @@ class TommyFollower(Follower):
         told = self._told_again(card, Target("F", f))
         if told is None:
             return None
-        undone, events, new = told
-        w = next(i for i, pile in enumerate(new.waste) if pile and pile[-1] == card)
-        target = self.locate(card, p, defer_new=False, from_pile=w, may_be_hand=False, state=new)
-        up = None if target != Target("F") else self._find_move(new, card, target, w)
+        undone, events, new, at = told
+        target = self.locate(card, p, defer_new=False, from_pile=at.index, may_be_hand=False, state=new)
+        up = None if target != Target("F") else self._find_move(new, card, target, at.index)
         if up is None:
             return None
         return self._tell_again(undone, events + [Play(up)], {card: p})
@@ -383,7 +382,7 @@ class TommyFollower(Follower):
         told = self._told_again(first, Target("F", f), up_first=True, upto=len(st.history) - 1)
         if told is None or told[0] != 3:  # the card was the next one turned
             return None
-        undone, events, new = told
+        undone, events, new, _ = told
         target = self.locate(card, p, defer_new=False, may_be_hand=False, state=new)
         laying = self._laying(card, target, new, turned=False) if isinstance(target, Target) else None
         if laying is None:
@@ -406,9 +405,8 @@ class TommyFollower(Follower):
         told = self._told_again(under, Target("F", f))
         if told is None:
             return None
-        undone, events, new = told
-        w = next(i for i, pile in enumerate(new.waste) if pile and pile[-1] == under)
-        laid = self._laying(card, Target("W", w), new, turned)
+        undone, events, new, at = told
+        laid = self._laying(card, at, new, turned)
         return None if laid is None else self._tell_again(undone, events + [laid], {card: p})
 
     def _foundation_taken_for_pile(self, pile: list[Card], card: Card | None = None) -> bool:
@@ -428,9 +426,8 @@ class TommyFollower(Follower):
             told = self._told_again(pile[0], Target("W", w))
             if told is None:
                 continue
-            undone, events, new = told
-            f = next(i for i, found in enumerate(new.foundations) if found == pile)
-            laid = self._laying(card, Target("F", f), new, turned=True)
+            undone, events, new, at = told
+            laid = self._laying(card, at, new, turned=True)
             if laid is not None:
                 return self._tell_again(undone, events + [laid], {card: p})
         return None
@@ -449,7 +446,7 @@ class TommyFollower(Follower):
             told = self._told_again(pile[0], Target("W", w))
             if told is None:
                 continue
-            undone, events, new = told
+            undone, events, new, _ = told
             target = self.locate(card, p, defer_new=False, may_be_hand=False, state=new)
             laid = self._laying(card, target, new, turned) if getattr(target, "kind", None) == "W" else None
             if laid is not None:
@@ -460,8 +457,8 @@ class TommyFollower(Follower):
         """The game taken back to ``card``'s move from the hand onto ``was`` (a foundation or a waste pile it lies on
         alone) and told again with the card laid at a new place of the other kind instead (a waste pile: played up
         to its foundation at once with ``up_first``), then the same turns and moves as before, to history item
-        ``upto``: (the number of actions taken back, the events, the game after them); None where the rules do not
-        have it so."""
+        ``upto``: (the number of actions taken back, the events, the game after them, where the card lies in it); None
+        where the rules do not have it so."""
         st = self.state
         onto = [i for i, m in enumerate(st.history) if isinstance(m, Move) and Target(m.target, m.target_index) == was]
         k = onto[-1] if onto else None  # the card's own move (none: a base card, a game taken over)
@@ -483,6 +480,7 @@ class TommyFollower(Follower):
                 return None
             new.apply(up)
             events.append(Play(up))
+        at = Target(events[-1].move.target, events[-1].move.target_index)
         old.apply(laid)
         for item in st.history[k + 1:upto]:  # the same turns, the same cards to the same piles
             if isinstance(item, Card):
@@ -496,7 +494,7 @@ class TommyFollower(Follower):
             old.apply(item)
             new.apply(move)
             events.append(Play(move))
-        return len(st.history) - k, events, new
+        return len(st.history) - k, events, new, at
 
     def _laying(self, card: Card, target: Target, state, turned: bool):
         """The event laying ``card`` (in hand, or ``turned`` now) at ``target`` in ``state``; None where no legal
