@@ -196,6 +196,22 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_pile_and_covered_at_once_by_t
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def test_four_at_a_time_in_a_row_a_card_covered_on_its_pile_by_a_moved_card_of_its_batch_is_placed_first():
+    """A row beside the stock, with the suite's faults: the 9d, first seen on its pile (never in the row), is covered
+    by the 8h from the row before the batch is placed, and then read only by its corner a fan step before it. It
+    lies under the 8h, so it was laid first: 9d, 8h, 6s on the pile in that order."""
+    script, final = four_at_a_time_script(156, cam=Camera(angle_deg=15, mirror=True, scale=0.74), in_row=True,
+                                          piles_beside=True)
+    truth = batches_of(truth_of(script))
+    assert truth[54:57] == [("move", "9d", "S>W0"), ("move", "8h", "S>W0"), ("move", "6s", "S>W0")]
+    rng = np.random.default_rng(256)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    session = Session.new("tommy", "four-at-a-time")
+    assert batches_of(events_of(run_script(session, script))) == truth
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+
+
 def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was_first_laid_on_its_pile():
     """The first batch cannot tell a row beside the stock from cards laid straight from the hand until a card
     moves to a waste pile (a row) or the next batch comes (the hand). A card that went to a foundation in between

@@ -570,8 +570,9 @@ class TommyFollower(Follower):
         if new and not self.hand_spots:
             self.laid_from_hand = True
         # moved from where first seen: as seen now, or where last seen whole (covered since by a card laid on it)
-        moved = {h: self.moved_at[h][1] for h in sorted(self.moved_at, key=lambda h: self.moved_at[h][0])
-                 if h in st.hand}
+        fan = self._fan_dir() if self.fan_step is not None else np.zeros(2)  # seen moved in one view: deeper first
+        by_time = sorted(self.moved_at, key=lambda h: (self.moved_at[h][0], float(self.moved_at[h][1] @ fan)))
+        moved = {h: self.moved_at[h][1] for h in by_time if h in st.hand}
         order = list(st.hand)  # from the hand: laid in the order turned
         if not self.laid_from_hand:  # from a row: in the order moved from it
             order = list(moved) + [h for h in st.hand if h not in moved]
@@ -598,7 +599,7 @@ class TommyFollower(Follower):
                     self.went_up[h] = self.moved_at[h]
             elif h in moved:
                 p = moved[h]
-                if not self._at_hand_spot(first):
+                if not self._at_hand_spot(first) and self._dist(first, p) > MOVED:
                     self.hand_spots.append(first)
                 target = self.locate(h, p, defer_new=False)
             else:
@@ -651,9 +652,11 @@ class TommyFollower(Follower):
         return bool(st.hand) and st.needs_card() and any(h in self.moved_at for h in st.hand)
 
     def _note_moved(self, view: TableView) -> None:
-        """Four at a time: when and where each card in hand was seen whole away from where it was first seen. Once
-        the batch is complete the cards are placed in that order, from there: a card laid while the batch was
-        not complete (a card of it not read yet) may be covered by the next before they can be placed."""
+        """Four at a time: when and where each card in hand was seen whole away from where it was first seen, or read
+        by its corner a fan step under such a card (laid before it: noted as moved with it, at its centre). Once the
+        batch is complete the cards are placed in that order (of cards seen moved in one view, the one deeper in a
+        fan first), from there: a card laid while the batch was not complete (a card of it not read yet) may be
+        covered by the next before they can be placed."""
         for h in self.state.hand:
             if h in view and self._whole(view[h]) and h in self.first_pos:
                 p = self._xy(view, h)
@@ -661,6 +664,16 @@ class TommyFollower(Follower):
                     self.moved_at[h] = (self.moved_at.get(h, (view.frame,))[0], p)
                 else:
                     self.moved_at.pop(h, None)  # put back
+        offset = None if self.fan_step is None else self._corner_offset(view)
+        for h in self.state.hand:  # covered in a fan by a moved card of the batch (read by its corner): laid before it
+            s = view.cards.get(h)
+            if offset is None or h in self.moved_at or s is None or self._whole(s):
+                continue
+            centre = s.xy - offset
+            on = [g for g in self.moved_at if g in self.state.hand
+                  and self._dist(self.moved_at[g][1], centre + self.fan_step * self.size) < SAME_SLOT]
+            if on:
+                self.moved_at[h] = (self.moved_at[on[0]][0], centre)
 
     def _at_hand_spot(self, p: np.ndarray) -> bool:
         return any(self._dist(p, q) < TURN_SPOT for q in self.hand_spots)
