@@ -664,12 +664,10 @@ class TommyFollower(Follower):
                     self.moved_at[h] = (self.moved_at.get(h, (view.frame,))[0], p)
                 else:
                     self.moved_at.pop(h, None)  # put back
-        offset = None if self.fan_step is None else self._corner_offset(view)
-        for h in self.state.hand:  # covered in a fan by a moved card of the batch (read by its corner): laid before it
-            s = view.cards.get(h)
-            if offset is None or h in self.moved_at or s is None or self._whole(s):
-                continue
-            centre = s.xy - offset
+        covered = [h for h in self.state.hand if h not in self.moved_at and h in view and not self._whole(view[h])]
+        offset = None if self.fan_step is None or not covered else self._corner_offset(view)
+        for h in covered if offset is not None else ():  # under a moved card of the batch, a fan step: laid before it
+            centre = view[h].xy - offset
             on = [g for g in self.moved_at if g in self.state.hand
                   and self._dist(self.moved_at[g][1], centre + self.fan_step * self.size) < SAME_SLOT]
             if on:
