@@ -101,6 +101,25 @@ def batches_of(events):
     return out
 
 
+def assert_batches_followed(script, final) -> list:
+    """A four-at-a-time script fed to the live pipeline gives its batches as they happened (:func:`batches_of`) and
+    ends with the table's foundations and waste piles; its card and move events."""
+    session = Session.new("tommy", "four-at-a-time")
+    events = events_of(run_script(session, script))
+    assert batches_of(events) == batches_of(truth_of(script))
+    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    return events
+
+
+def with_faults(script, seed: int):
+    """The suite's faults (misread and dropped frames, hands over the table, a card lifted and put back) at their
+    rates, drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    for fault in ALL_FAULTS:
+        fault(script, rng)
+    return script
+
+
 @pytest.mark.parametrize("seed, cam, faults, in_row, beside", [
     (0, Camera(), (), True, False),
     (1, Camera(angle_deg=180, mirror=True), ALL_FAULTS, True, False),
@@ -131,10 +150,7 @@ def test_four_at_a_time_an_ace_laid_on_a_pile_beside_the_foundations_and_played_
     script, final = four_at_a_time_script(28, cam=Camera(angle_deg=270), in_row=True, piles_beside=True)
     truth = batches_of(truth_of(script))
     assert ("move", "Ac", "S>W3") in truth and ("move", "Ac", "W3>F1") in truth
-    session = Session.new("tommy", "four-at-a-time")
-    events = run_script(session, script)
-    assert batches_of(events_of(events)) == truth
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_batches_followed(script, final)
 
 
 def test_four_at_a_time_from_the_hand_cards_played_up_one_onto_the_other_before_the_next_batch_are_followed():
@@ -146,9 +162,7 @@ def test_four_at_a_time_from_the_hand_cards_played_up_one_onto_the_other_before_
     truth = batches_of(truth_of(script))
     assert truth[4:10] == [("move", "9d", "S>W0"), ("move", "3c", "S>W0"), ("move", "2h", "S>W0"),
                            ("move", "Ah", "S>F0"), ("move", "2h", "W0>F0"), ("move", "3c", "W0>F0")]
-    session = Session.new("tommy", "four-at-a-time")
-    assert batches_of(events_of(run_script(session, script))) == truth
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_batches_followed(script, final)
 
 
 def test_four_at_a_time_a_card_laid_on_an_ace_taken_for_a_foundation_tells_the_game_again_with_a_pile_there():
@@ -157,9 +171,7 @@ def test_four_at_a_time_a_card_laid_on_an_ace_taken_for_a_foundation_tells_the_g
     script, final = four_at_a_time_script(69, cam=Camera(scale=1.05))
     truth = batches_of(truth_of(script))
     assert ("move", "Ad", "S>W3") in truth and ("move", "Jd", "S>W3") in truth
-    session = Session.new("tommy", "four-at-a-time")
-    assert batches_of(events_of(run_script(session, script))) == truth
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    assert_batches_followed(script, final)
 
 
 def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_and_covered_by_the_next_of_its_batch_comes_first():
@@ -170,12 +182,8 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_and_covered_by_the
     truth = batches_of(truth_of(script))
     assert truth[87:93] == [("card", "4s", None), ("card", "5d", None), ("card", "8c", None), ("card", "Ac", None),
                             ("move", "4s", "S>F1"), ("move", "5d", "S>F1")]
-    rng = np.random.default_rng(145)
-    for fault in ALL_FAULTS:
-        fault(script, rng)
-    session = Session.new("tommy", "four-at-a-time")
-    assert batches_of(events_of(run_script(session, script))) == truth
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    with_faults(script, 145)
+    assert_batches_followed(script, final)
 
 
 @pytest.mark.parametrize("seed, cam, card", [(54, Camera(angle_deg=90, scale=0.73), "7h"),
@@ -186,14 +194,8 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_pile_and_covered_at_once_by_t
     next card of the batch covers it (its corner read under that card from then on). It was turned before the card
     on it, and the next batch's first card is not taken in its stead."""
     script, final = four_at_a_time_script(seed, cam=cam)
-    rng = np.random.default_rng(seed + 100)
-    for fault in ALL_FAULTS:
-        fault(script, rng)
-    session = Session.new("tommy", "four-at-a-time")
-    events = events_of(run_script(session, script))
+    events = assert_batches_followed(with_faults(script, seed + 100), final)
     assert ("card", card, None) in events
-    assert batches_of(events) == batches_of(truth_of(script))
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
 def test_four_at_a_time_in_a_row_a_card_covered_on_its_pile_by_a_moved_card_of_its_batch_is_placed_first():
@@ -204,12 +206,8 @@ def test_four_at_a_time_in_a_row_a_card_covered_on_its_pile_by_a_moved_card_of_i
                                           piles_beside=True)
     truth = batches_of(truth_of(script))
     assert truth[54:57] == [("move", "9d", "S>W0"), ("move", "8h", "S>W0"), ("move", "6s", "S>W0")]
-    rng = np.random.default_rng(256)
-    for fault in ALL_FAULTS:
-        fault(script, rng)
-    session = Session.new("tommy", "four-at-a-time")
-    assert batches_of(events_of(run_script(session, script))) == truth
-    assert session.state.foundations == final.foundations and session.state.waste == final.waste
+    with_faults(script, 256)
+    assert_batches_followed(script, final)
 
 
 def test_four_at_a_time_from_the_hand_a_card_played_up_before_the_next_batch_was_first_laid_on_its_pile():
@@ -580,10 +578,7 @@ def test_a_waste_top_gone_up_as_the_next_card_is_laid_where_it_lay_moves_first()
     script, final = tommy_script(311, cam=Camera(angle_deg=180, scale=0.96))
     assert truth_of(script)[111:115] == [("move", "10d", "W3>F1"), ("card", "8s", None), ("move", "8s", "S>W3"),
                                          ("card", "10c", None)]
-    rng = np.random.default_rng(411)
-    for fault in ALL_FAULTS:
-        fault(script, rng)
-    assert_followed_exactly(script, final)
+    assert_followed_exactly(with_faults(script, 411), final)
 
 
 def test_the_first_card_laid_on_a_waste_pile_and_played_up_at_once_does_not_teach_the_turned_spot():
