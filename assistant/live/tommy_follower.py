@@ -340,8 +340,9 @@ class TommyFollower(Follower):
         return self._play(first, target, at, view, first_from)
 
     def _left_foundation(self, f: int, view: TableView) -> np.ndarray | None:
-        """Where foundation ``f``'s one card lies, seen whole and sure far from it at a place that is not the turned
-        spot (None: not so). A foundation's cards never move: its place was a waste pile (:meth:`_up_from_pile`)."""
+        """Where foundation ``f``'s one card, laid there by a move, lies, seen whole and sure far from it at a place
+        that is not the turned spot (None: not so). A foundation's cards never move: its place was a waste pile
+        (:meth:`_up_from_pile`)."""
         pile = self.state.foundations[f]
         card = pile[0] if len(pile) == 1 else None
         if card is None or card not in view or card not in self.pos or card in view.elsewhere:
@@ -350,7 +351,8 @@ class TommyFollower(Follower):
         if (not view.sure(card) or not self._whole(view[card]) or self._at_hand_spot(p)
                 or self._dist(p, self.pos[card]) <= AWAY):
             return None
-        return p
+        laid = any(isinstance(m, Move) and (m.target, m.target_index) == ("F", f) for m in self.state.history)
+        return p if laid else None  # (a base card, or one of a game taken over, was not laid there by a move)
 
     def _up_from_pile(self, f: int, p: np.ndarray):
         """Foundation ``f``'s one card, laid there from the stock, lies at ``p``, a new foundation's place
