@@ -179,9 +179,9 @@ class TommyFollower(Follower):
         if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
             piles = self._step_piles(view, maybe_new)
             return piles if piles is not None else self._step_batch(view, new, stock)
-        moved = [t for t in (pile[-1] for pile in st.waste if pile) if t in view and t in self.pos
-                 and self._dist(self._xy(view, t), self.pos[t]) > MOVED]
-        if not st.hand and any(self._on_spot_of(self._xy(view, c), t) for c in new for t in moved):
+        tops = [] if st.hand or not new else [pile[-1] for pile in st.waste if pile]
+        moved = [t for t in tops if t in view and t in self.pos and self._dist(self._xy(view, t), self.pos[t]) > MOVED]
+        if any(self._on_spot_of(self._xy(view, c), t) for c in new for t in moved):
             piles = self._step_piles(view, maybe_new)  # a new card where a waste top lay: the top moved first
             if piles is not None:
                 return piles
@@ -351,8 +351,7 @@ class TommyFollower(Follower):
         if (not view.sure(card) or not self._whole(view[card]) or self._at_hand_spot(p)
                 or self._dist(p, self.pos[card]) <= AWAY):
             return None
-        laid = any(isinstance(m, Move) and (m.target, m.target_index) == ("F", f) for m in self.state.history)
-        return p if laid else None  # (a base card, or one of a game taken over, was not laid there by a move)
+        return None if self._laid_by(Target("F", f)) is None else p  # (not a base card, nor one of a game taken over)
 
     def _up_from_pile(self, f: int, p: np.ndarray):
         """Foundation ``f``'s one card, laid there from the stock, lies at ``p``, a new foundation's place
@@ -462,8 +461,7 @@ class TommyFollower(Follower):
         ``upto``: (the number of actions taken back, the events, the game after them, where the card lies in it); None
         where the rules do not have it so."""
         st = self.state
-        onto = [i for i, m in enumerate(st.history) if isinstance(m, Move) and Target(m.target, m.target_index) == was]
-        k = onto[-1] if onto else None  # the card's own move (none: a base card, a game taken over)
+        k = self._laid_by(was)
         laid = None if k is None else st.history[k]
         if laid is None or laid.source != "S":
             return None
@@ -497,6 +495,13 @@ class TommyFollower(Follower):
             new.apply(move)
             events.append(Play(move))
         return len(st.history) - k, events, new, at
+
+    def _laid_by(self, pile: Target) -> int | None:
+        """Where in the history the last move onto ``pile`` is (the move that laid a pile's one card there); None
+        where no move did (a base card, a card of a game taken over)."""
+        history = self.state.history
+        return next((i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Move)
+                     and Target(history[i].target, history[i].target_index) == pile), None)
 
     def _laying(self, card: Card, target: Target, state, turned: bool):
         """The event laying ``card`` (in hand, or ``turned`` now) at ``target`` in ``state``; None where no legal
