@@ -198,6 +198,30 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_pile_and_covered_at_once_by_t
     assert ("card", card, None) in events
 
 
+def test_four_at_a_time_from_the_hand_cards_seen_gone_up_before_the_batch_was_placed_go_up_before_the_next_batch():
+    """From the hand, with the suite's faults: the first batch is Ac, 9c, 2h, 3c; the 2h and the 3c go up onto the Ac
+    before the next batch's first card shows the player's way. Once the batch is laid, the 3c lies on the
+    foundation, not where it was laid: both went up, in the order they moved, before the next batch (7s 8c 8h Qs)
+    is turned, and that batch is read, not taken over by the one after it."""
+    script, final = four_at_a_time_script(120, cam=Camera(angle_deg=90, mirror=True, scale=0.8))
+    truth = batches_of(truth_of(script))
+    assert truth[8:14] == [("move", "2h", "W0>F0"), ("move", "3c", "W1>F0"), ("card", "7s", None),
+                           ("card", "8c", None), ("card", "8h", None), ("card", "Qs", None)]
+    assert_batches_followed(with_faults(script, 220), final)
+
+
+def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_under_a_waste_top_played_onto_it_is_turned():
+    """From the hand, with the suite's faults: the batch's 2c goes onto the foundation's Ah and lies still only a
+    moment before the 3h is played up onto it from its waste pile. The 3h cannot go on the Ah: the glimpsed 2c,
+    which fits between, was the batch's card, not the next batch's first card."""
+    script, final = four_at_a_time_script(9, cam=Camera(angle_deg=180, mirror=True, scale=0.94))
+    truth = batches_of(truth_of(script))
+    assert truth[48:57] == [("card", "2c", None), ("card", "8h", None), ("card", "8s", None), ("card", "Ks", None),
+                            ("move", "8h", "S>W2"), ("move", "8s", "S>W0"), ("move", "Ks", "S>W0"),
+                            ("move", "2c", "S>F0"), ("move", "3h", "W1>F0")]
+    assert_batches_followed(with_faults(script, 109), final)
+
+
 def test_four_at_a_time_in_a_row_a_card_covered_on_its_pile_by_a_moved_card_of_its_batch_is_placed_first():
     """A row beside the stock, with the suite's faults: the 9d, first seen on its pile (never in the row), is covered
     by the 8h from the row before the batch is placed, and then read only by its corner a fan step before it. It

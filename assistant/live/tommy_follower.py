@@ -176,7 +176,9 @@ class TommyFollower(Follower):
                 self._note_read_under(view, stock)
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c) and c not in misread]
-        if st.rules.turn_count > 1:  # four at a time: waste tops played up once the batch was laid come first
+        if st.rules.turn_count > 1:  # four at a time: cards of the batch seen gone up, then waste tops played up,
+            if not st.hand and self.went_up:  # come before the next batch
+                return self._play_up_moved(view)
             piles = self._step_piles(view, maybe_new)
             return piles if piles is not None else self._step_batch(view, new, stock)
         tops = [] if st.hand or not new else [pile[-1] for pile in st.waste if pile]
@@ -542,8 +544,6 @@ class TommyFollower(Follower):
         up from its pile). Until then a card first seen at a new place waits, and so does one moved to a
         foundation (from a row, or up from a pile)."""
         st = self.state
-        if not st.hand and self.went_up:
-            return self._play_up_moved(view)
         for h in st.hand:  # a card named by the player: its place is where it is first seen whole
             if h not in self.first_pos and h in view and self._whole(view[h]):
                 self.first_pos[h] = self._xy(view, h)
@@ -566,7 +566,10 @@ class TommyFollower(Follower):
                 else:
                     self.early.pop(turned, None)
             else:
-                return None
+                turned = self._glimpsed_under_moved_top(view)
+                if turned is None:
+                    return None
+                p = view.glimpsed[turned].xy
             out = self.apply(Turn(turned))
             if not out.ok:
                 return out.error
@@ -713,7 +716,7 @@ class TommyFollower(Follower):
     def _glimpsed_in_batch(self, card: Card, f: int, view: TableView) -> Card | None:
         """Four at a time, a batch being turned: the card never turned glimpsed lying on foundation ``f``'s top,
         which builds on it, and ``card`` on it (laid from the hand onto the foundation, then the next card of the
-        batch onto it: both of the batch); None if none."""
+        batch, or a waste top, onto it); None if none."""
         st = self.state
         top = st.foundations[f][-1] if st.foundations[f] else None
         if st.rules.turn_count == 1 or not st.needs_card() or top not in self.pos:
@@ -722,6 +725,23 @@ class TommyFollower(Follower):
         fits = [c for c, s in view.glimpsed.items() if c in stock and c not in st.hand and c != card
                 and self._dist(s.xy, self.pos[top]) < ON_TOP and self._builds_on(top, c) and self._builds_on(c, card)]
         return fits[0] if len(fits) == 1 else None
+
+    def _glimpsed_under_moved_top(self, view: TableView) -> Card | None:
+        """Four at a time, a batch being turned: a waste top seen moved onto a foundation that cannot take it yet,
+        and one card never turned glimpsed lying there that fits between (the batch's last card laid there from the
+        hand and covered at once by the top played up onto it): that card; None if none."""
+        for pile in self.state.waste:
+            t = pile[-1] if pile else None
+            if t is None or t not in view or t not in self.pos or not self._whole(view[t]):
+                continue
+            p = self._xy(view, t)
+            if self._dist(p, self.pos[t]) > MOVED:
+                target = self.locate(t, p, defer_new=False, may_be_hand=False)
+                if isinstance(target, Target) and target.kind == "F" and target.index is not None:
+                    under = self._glimpsed_in_batch(t, target.index, view)
+                    if under is not None:
+                        return under
+        return None
 
     def _up_between(self, card: Card, above: Card, f: int | None, from_pile: int | None = None) -> Move | None:
         """The move putting ``card`` up onto foundation ``f`` (None: a new one) when ``above`` fits on it there:
