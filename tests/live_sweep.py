@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/live_sweep.py tommy 100 220        # seeds 100-219
     .venv/bin/python tests/live_sweep.py tommy-quick 0 100    # every card laid straight from the stock
+    .venv/bin/python tests/live_sweep.py tommy 0 40 --variant calculation    # another Sir Tommy variant
 
 Each seed draws its own camera (a quarter or slight turn, a mirror, a scale) and, for the faulty kinds, the
 suite's faults at their rates (tests/live_sim.py). A game counts wrong when its card and move events are not the
@@ -9,7 +10,8 @@ table's; "same end" when the end position (Poker: the grid) is the table's all t
 on a waste pile and played up at once, read only on its foundation; Poker: two cards placed in the other order).
 Kinds: tommy (one card at a time), tommy-quick (no card shown at a turned spot, no faults), four-row and four-hand
 (four at a time, a row beside the stock or from the hand), poker, poker-quick (hands over every third card until
-the next is laid). A sweep, not a test: it prints figures.
+the next is laid); ``--variant`` plays tommy and tommy-quick by another one-card-at-a-time Sir Tommy variant. A
+sweep, not a test: it prints figures.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def _camera(rng, scale: tuple[float, float]) -> Camera:
                   scale=float(rng.uniform(*scale)))
 
 
-def play(kind: str, seed: int) -> tuple[bool, bool, str]:
+def play(kind: str, seed: int, tommy_variant: str = "standard") -> tuple[bool, bool, str]:
     """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
     rng = np.random.default_rng(seed)
     if kind.startswith("poker"):
@@ -50,12 +52,12 @@ def play(kind: str, seed: int) -> tuple[bool, bool, str]:
     else:
         cam = _camera(rng, (0.7, 1.1))
         beside = bool(rng.random() < 0.3)
-        variant = "standard" if kind.startswith("tommy") else "four-at-a-time"
+        variant = tommy_variant if kind.startswith("tommy") else "four-at-a-time"
         if kind.startswith("four"):
             script, final = four_at_a_time_script(seed, cam=cam, in_row=kind == "four-row", piles_beside=beside)
         else:
             script, final = tommy_script(seed, cam=cam, piles_beside=beside,
-                                         quick_share=1.0 if kind == "tommy-quick" else 0.5)
+                                         quick_share=1.0 if kind == "tommy-quick" else 0.5, variant=variant)
     if kind != "tommy-quick":
         faults = np.random.default_rng(seed + 100)
         for fault in ALL_FAULTS:
@@ -80,15 +82,21 @@ def main(argv=None) -> int:
     parser.add_argument("kind", choices=KINDS)
     parser.add_argument("first", type=int)
     parser.add_argument("end", type=int, help="seeds first..end-1")
+    parser.add_argument("--variant", default="standard", help="Sir Tommy variant of tommy and tommy-quick")
     args = parser.parse_args(argv)
+    if args.variant != "standard" and not args.kind.startswith("tommy"):
+        parser.error("--variant goes with tommy and tommy-quick")
+    if args.variant == "four-at-a-time":
+        parser.error("four at a time: the kinds four-row and four-hand")
     wrong, same_end = [], []
     for seed in range(args.first, args.end):
-        exact, ended, what = play(args.kind, seed)
+        exact, ended, what = play(args.kind, seed, args.variant)
         if not exact:
             (same_end if ended else wrong).append(seed)
             print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
     n = args.end - args.first
-    print(f"{args.kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
+    kind = args.kind if args.variant == "standard" else f"{args.kind} {args.variant}"
+    print(f"{kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
           f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
     return 0
 

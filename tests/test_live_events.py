@@ -86,6 +86,39 @@ def test_calculation_is_played_on_the_base_cards_the_player_laid_out(seed):
     assert_followed_exactly(script, final, "calculation")
 
 
+def test_calculation_bases_read_only_as_the_first_card_comes_are_not_taken_for_turned_cards():
+    """With the suite's faults, hands keep the base cards (Ad 2h 3s 4h) from being read steadily before the first
+    card (the 5s) is turned beside them. Cards lying whole as A, 2, 3 and 4 are waited for as the bases, not taken
+    for the first cards turned."""
+    script, final = tommy_script(14, cam=Camera(scale=0.98), variant="calculation")
+    assert truth_of(script)[:2] == [("card", "5s", None), ("move", "5s", "S>W0")]
+    assert_followed_exactly(with_faults(script, 114), final, "calculation")
+
+
+def test_calculation_of_two_cards_of_a_base_rank_the_one_laid_out_first_is_the_base():
+    """With the suite's faults, the bases As 2h 3h 4h are read steadily only once the first card turned, the 2s,
+    lies beside them: two 2s lie whole on the table. The 2h lay there first: it is the base, the 2s the card
+    turned (played up onto the Ace)."""
+    script, final = tommy_script(8, cam=Camera(angle_deg=-25, scale=0.83), variant="calculation")
+    assert final.bases[1] == Card.parse("2h")
+    assert truth_of(script)[:2] == [("card", "2s", None), ("move", "2s", "S>F0")]
+    assert_followed_exactly(with_faults(script, 108), final, "calculation")
+
+
+@pytest.mark.parametrize("seed, cam, variant", [(11, Camera(scale=0.94), "calculation"),
+                                                (13, Camera(angle_deg=15, scale=1.02), "aces-out-first")])
+def test_the_first_card_laid_on_a_pile_and_played_onto_a_base_card_at_once_does_not_teach_the_turned_spot(
+        seed, cam, variant):
+    """Piles beside the foundations, with the suite's faults: the first card turned is laid on a waste pile's place
+    and played up at once onto a foundation that already holds a card (a base card, an Ace put out first). Taken
+    as turned there, it taught the turned spot; when the next card moves onto that place, the game is told
+    again: the first card laid on a waste pile and played up, the next one laid on that pile."""
+    script, final = tommy_script(seed, cam=cam, piles_beside=True, variant=variant)
+    first = truth_of(script)[:4]
+    assert [e[0] for e in first] == ["card", "move", "move", "card"] and first[1][2] == "S>W0"
+    assert_followed_exactly(with_faults(script, seed + 100), final, variant)
+
+
 def batches_of(events):
     """Card and move events as a four-at-a-time game has them: a batch's cards turned together (in no order the
     camera can tell when they lie in a row), a turned card placed from the hand whatever its slot in it (S0-S3)."""
@@ -220,6 +253,37 @@ def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_under_a_waste_top_
                             ("move", "8h", "S>W2"), ("move", "8s", "S>W0"), ("move", "Ks", "S>W0"),
                             ("move", "2c", "S>F0"), ("move", "3h", "W1>F0")]
     assert_batches_followed(with_faults(script, 109), final)
+
+
+def test_four_at_a_time_a_batch_card_glimpsed_over_its_batch_on_a_foundation_under_a_waste_top_is_turned():
+    """From the hand, piles beside the foundations, with the suite's faults: the batch's 3c and 4d go onto the
+    foundation's 2c, the 4d lies still only a moment before the 5d is played onto it from its waste pile. The
+    glimpsed 4d fits between the 3c (in hand, first seen there) and the 5d: it is the batch's fourth card."""
+    script, final = four_at_a_time_script(164, cam=Camera(angle_deg=270, scale=0.85), piles_beside=True)
+    truth = batches_of(truth_of(script))
+    assert truth[89:92] == [("move", "3c", "S>F1"), ("move", "4d", "S>F1"), ("move", "5d", "W2>F1")]
+    assert_batches_followed(with_faults(script, 264), final)
+
+
+def test_four_at_a_time_a_batch_card_glimpsed_on_a_foundation_under_a_card_of_its_batch_moved_up_is_turned():
+    """From the hand, with the suite's faults: the 8h is laid on a waste pile, the 6s onto the foundation's 5c,
+    the 7h onto the 6s (a glimpse: covered at once), and the 8h moved up onto it. The glimpsed 7h fits between:
+    it is the batch's fourth card, and the 8h went up from its pile once the batch was laid."""
+    script, final = four_at_a_time_script(186, cam=Camera(scale=1.05))
+    truth = batches_of(truth_of(script))
+    assert truth[103:108] == [("move", "10s", "S>W2"), ("move", "8h", "S>W1"), ("move", "6s", "S>F0"),
+                              ("move", "7h", "S>F0"), ("move", "8h", "W1>F0")]
+    assert_batches_followed(with_faults(script, 286), final)
+
+
+def test_four_at_a_time_an_ace_taken_for_a_waste_pile_is_told_again_as_a_foundation_when_no_pile_is_left():
+    """In a row beside the stock, with the suite's faults: the Ah goes to a place of its own, taken for the fourth
+    waste pile, and the 10s then to a new place. No waste pile is left empty, so the Ah's place was a foundation:
+    the game is told again with the Ah played up, and the 10s starts the fourth waste pile."""
+    script, final = four_at_a_time_script(178, cam=Camera(angle_deg=270, mirror=True, scale=0.7), in_row=True)
+    truth = batches_of(truth_of(script))
+    assert truth[12:14] == [("move", "Ah", "S>F1"), ("move", "10s", "S>W3")]
+    assert_batches_followed(with_faults(script, 278), final)
 
 
 def test_four_at_a_time_in_a_row_a_card_covered_on_its_pile_by_a_moved_card_of_its_batch_is_placed_first():

@@ -64,6 +64,7 @@ FREE = 0.6  # a new place is at least this far from every card on the table (nei
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
 OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
+BASES_WAIT = 150  # Calculation: frames the game waits for base cards lying whole to be read steadily (10 s)
 SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
 
 
@@ -102,6 +103,8 @@ class TommyFollower(Follower):
         self.off_row: list[Card] = []  # four at a time, the first batch: laid before it was seen in the row
         self.size = 0.0
         self.size_from_whole = False  # the size was measured on a whole card (not guessed from corner boxes)
+        self.bases_read = False  # Calculation: the base cards were read from the table
+        self.base_since: dict[Card, int] = {}  # Calculation, before the bases are read: when each low card lay still
 
     def rename(self, old: Card, new: Card) -> None:
         for where in (self.pos, self.first_pos, self.moved_at):
@@ -137,31 +140,44 @@ class TommyFollower(Follower):
                 self.size = 0.9 * self.size + 0.1 * view.card_size
         if not self.size:
             return []
-        self._read_bases(view)
+        if self._read_bases(view):
+            return []
         self._note_known(view)
         problem = settle(self.session, lambda: self._step(view), 8)  # several changes may show in one view
         self._follow_drift(view)
         problem = problem or self._inconsistency(view)
         return self._problems.update(problem)
 
-    def _read_bases(self, view: TableView) -> None:
+    def _read_bases(self, view: TableView) -> bool:
         """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
         sees them). Before the first card is turned, the one A, 2, 3 and 4 read steadily and whole on the table
-        are the bases (not with a seeded deal: its order names them)."""
+        are the bases (not with a seeded deal: its order names them); of two of a rank, the one seen lying there
+        first (the other is the first card turned, when hands kept the bases from being read before it came).
+        True while an A, 2, 3 and 4 lie whole on the table but are not read steadily yet: the game waits for
+        them (else a base read sooner than the others would be taken for a turned card), at most BASES_WAIT."""
         st = self.state
-        if not st.rules.calculation or st.history or self.session.seed is not None:
-            return
-        by_rank: dict[int, list[Card]] = {}
+        if not st.rules.calculation or st.history or self.session.seed is not None or self.bases_read:
+            return False
+        low: dict[int, list[Card]] = {}
         for c, s in view.cards.items():
-            if c.rank <= 4 and view.sure(c) and self._whole(s):
-                by_rank.setdefault(c.rank, []).append(c)
-        if sorted(by_rank) != [1, 2, 3, 4] or any(len(cards) != 1 for cards in by_rank.values()):
-            return
+            if c.rank <= 4 and self._whole(s) and s.frames >= MIN_FRAMES:
+                low.setdefault(c.rank, []).append(c)
+                self.base_since.setdefault(c, view.frame)
+        if sorted(low) != [1, 2, 3, 4]:
+            return False
+        by_rank = {rank: sorted((c for c in cards if view.sure(c)), key=lambda c: (self.base_since[c], -view[c].share))
+                   for rank, cards in low.items()}
+        if not all(by_rank.values()):
+            return view.frame - min(self.base_since.values()) < BASES_WAIT
+        if any(len(cards) > 1 and self.base_since[cards[0]] == self.base_since[cards[1]] for cards in by_rank.values()):
+            return False
         bases = tuple(by_rank[rank][0] for rank in (1, 2, 3, 4))
+        self.bases_read = True
         if bases != st.bases:
             self.session.state = st.with_bases(bases)
             self.session.save()
             self.pos.clear()  # the old bases' places: the new ones are noted from this view
+        return False
 
     def _step(self, view: TableView):
         """Apply the first change the view shows; True if one was applied, a text for a problem, None if none."""
@@ -373,13 +389,13 @@ class TommyFollower(Follower):
 
     def _spot_was_pile(self, card: Card, w: int, p: np.ndarray):
         """``card``, taken as laid on a new waste pile ``w`` the moment it was turned, moved to the turned spot,
-        which was learned from one card alone: that card (now alone on its foundation) was laid where it was first
+        which was learned from one card alone: that card (now its foundation's top) was laid where it was first
         seen, a waste pile's place, and played up at once (an Ace laid on a waste pile); ``card`` lay at the turned
         spot, and has now been laid on that place. The game is told again so (``_step``'s answer; None where the
         rules do not have it so, or the game went on since)."""
         st = self.state
         first = self.spot_from
-        f = next((i for i, pile in enumerate(st.foundations) if pile == [first]), None)
+        f = next((i for i, pile in enumerate(st.foundations) if pile and pile[-1] == first), None)
         if f is None or st.waste[w] != [card] or st.history[-2:] != [card, Move("S", None, "W", w)]:
             return None
         told = self._told_again(first, Target("F", f), up_first=True, upto=len(st.history) - 1)
@@ -621,6 +637,9 @@ class TommyFollower(Follower):
                 self.first_pos[h] = p
                 waiting = True
             elif isinstance(target, str):
+                founded = self._pile_was_foundation(h, p, turned=False)  # an Ace laid on its own taken for a pile
+                if founded is not None:
+                    return founded
                 problem = problem or target  # it may lie on a card of the batch not laid yet
             else:
                 return self._play(h, target, p, view)
@@ -714,31 +733,41 @@ class TommyFollower(Follower):
         return [(c, move) for c, move in fits if move is not None]
 
     def _glimpsed_in_batch(self, card: Card, f: int, view: TableView) -> Card | None:
-        """Four at a time, a batch being turned: the card never turned glimpsed lying on foundation ``f``'s top,
-        which builds on it, and ``card`` on it (laid from the hand onto the foundation, then the next card of the
-        batch, or a waste top, onto it); None if none."""
+        """Four at a time, a batch being turned: the card never turned glimpsed lying on foundation ``f``'s top
+        (or on the cards of the batch first seen there, laid on it from the hand), which builds on it, and ``card``
+        on it (laid from the hand onto the foundation, then the next card of the batch, or a waste top, onto it);
+        None if none."""
         st = self.state
         top = st.foundations[f][-1] if st.foundations[f] else None
         if st.rules.turn_count == 1 or not st.needs_card() or top not in self.pos:
             return None
+        spot = self.pos[top]
+        for _ in st.hand:  # the batch's cards laid there first
+            laid = [h for h in st.hand if h != card and self._builds_on(top, h) and h in self.first_pos
+                    and self._dist(self.first_pos[h], spot) < ON_TOP]
+            if not laid:
+                break
+            top = laid[0]
         stock = self._may_come()
         fits = [c for c, s in view.glimpsed.items() if c in stock and c not in st.hand and c != card
-                and self._dist(s.xy, self.pos[top]) < ON_TOP and self._builds_on(top, c) and self._builds_on(c, card)]
+                and self._dist(s.xy, spot) < ON_TOP and self._builds_on(top, c) and self._builds_on(c, card)]
         return fits[0] if len(fits) == 1 else None
 
     def _glimpsed_under_moved_top(self, view: TableView) -> Card | None:
-        """Four at a time, a batch being turned: a waste top seen moved onto a foundation that cannot take it yet,
-        and one card never turned glimpsed lying there that fits between (the batch's last card laid there from the
-        hand and covered at once by the top played up onto it): that card; None if none."""
-        for pile in self.state.waste:
+        """Four at a time, a batch being turned: a waste top, or a card of the batch, seen moved onto a foundation
+        that cannot take it yet, and one card never turned glimpsed lying there that fits between (the batch's
+        card laid there from the hand and covered at once by the one played onto it): that card; None if none."""
+        st = self.state
+        moved = [(h, p) for h, (_, p) in self.moved_at.items() if h in st.hand]
+        for pile in st.waste:
             t = pile[-1] if pile else None
-            if t is None or t not in view or t not in self.pos or not self._whole(view[t]):
-                continue
-            p = self._xy(view, t)
-            if self._dist(p, self.pos[t]) > MOVED:
-                target = self.locate(t, p, defer_new=False, may_be_hand=False)
+            if t is not None and t in view and t in self.pos and self._whole(view[t]):
+                moved.append((t, self._xy(view, t)))
+        for c, p in moved:
+            if c in st.hand or self._dist(p, self.pos[c]) > MOVED:
+                target = self.locate(c, p, defer_new=False, may_be_hand=False)
                 if isinstance(target, Target) and target.kind == "F" and target.index is not None:
-                    under = self._glimpsed_in_batch(t, target.index, view)
+                    under = self._glimpsed_in_batch(c, target.index, view)
                     if under is not None:
                         return under
         return None
