@@ -15,6 +15,7 @@ import numpy as np
 from assistant.cards import Card
 from assistant.deals import deal_order
 from assistant.games.tommy import TommyRules, TommyState
+from assistant.games.tommy_rules import REDEAL
 
 W, H = 100.0, 140.0
 
@@ -187,11 +188,13 @@ def _play_ups(script: Script, state: TommyState, table: TommyTable, rng) -> None
 
 def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
                  quick_share: float = 0.5, boxed_pairs: bool = False, misread_covered: bool = False,
-                 variant: str = "standard") -> tuple[Script, TommyState]:
+                 variant: str = "standard", redeals: bool = False) -> tuple[Script, TommyState]:
     """A scripted Sir Tommy game: ``turns`` cards turned (each laid at once or after lying beside the stock),
     waste tops played up now and then. ``boxed_pairs``: each pile's top is read in one box with the card under
     it; ``misread_covered``: a pile's covered bottom card is read steadily as the card the stock holds last;
-    ``variant``: the rules (Calculation's base cards: the deal's first A, 2, 3, 4)."""
+    ``variant``: the rules (Calculation's base cards: the deal's first A, 2, 3, 4); ``redeals``: when the stock
+    is out, the player gathers the waste piles for each redeal the rules allow and turns them again (``turns``
+    more cards at most each time)."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
@@ -205,6 +208,19 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
             return str(max(stock, key=order.index)) if len(stock) > 8 else None
         table.misread_as = last_in_stock
     script.still(table.seen(state), 6)
+    _turn_cards(script, state, table, rng, turns, quick_share)
+    while redeals and state.is_legal(REDEAL):
+        script.motion()
+        state.apply(REDEAL)
+        first = script.still(table.seen(state))
+        script.truth.append({"event": "move", "card": None, "move": str(REDEAL), "still_frame": first})
+        _turn_cards(script, state, table, rng, turns, quick_share)
+    script.still(table.seen(state), 20)  # the player looks at the result
+    return script, state
+
+
+def _turn_cards(script: Script, state: TommyState, table, rng, turns: int, quick_share: float) -> None:
+    """Up to ``turns`` cards turned from the stock and laid (:func:`tommy_script`)."""
     for _ in range(turns):
         if not state.needs_card():
             break
@@ -222,8 +238,6 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
             script.truth.append({"event": "card", "card": str(card), "still_frame": first})
         script.truth.append({"event": "move", "card": str(card), "move": str(move), "still_frame": first})
         _play_ups(script, state, table, rng)
-    script.still(table.seen(state), 20)  # the player looks at the result
-    return script, state
 
 
 def four_at_a_time_script(seed: int, cam: Camera | None = None, in_row: bool = False,

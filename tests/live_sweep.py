@@ -10,8 +10,8 @@ table's; "same end" when the end position (Poker: the grid) is the table's all t
 on a waste pile and played up at once, read only on its foundation; Poker: two cards placed in the other order).
 Kinds: tommy (one card at a time), tommy-quick (no card shown at a turned spot, no faults), four-row and four-hand
 (four at a time, a row beside the stock or from the hand), poker, poker-quick (hands over every third card until
-the next is laid); ``--variant`` plays tommy and tommy-quick by another one-card-at-a-time Sir Tommy variant. A
-sweep, not a test: it prints figures.
+the next is laid); ``--variant`` plays tommy and tommy-quick by another one-card-at-a-time Sir Tommy variant
+(its redeals too: the waste piles gathered and turned again). A sweep, not a test: it prints figures.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def play(kind: str, seed: int, tommy_variant: str = "standard") -> tuple[bool, b
             script, final = four_at_a_time_script(seed, cam=cam, in_row=kind == "four-row", piles_beside=beside)
         else:
             script, final = tommy_script(seed, cam=cam, piles_beside=beside,
-                                         quick_share=1.0 if kind == "tommy-quick" else 0.5, variant=variant)
+                                         quick_share=1.0 if kind == "tommy-quick" else 0.5, variant=variant,
+                                         redeals=True)
     if kind != "tommy-quick":
         faults = np.random.default_rng(seed + 100)
         for fault in ALL_FAULTS:

@@ -119,6 +119,17 @@ def test_the_first_card_laid_on_a_pile_and_played_onto_a_base_card_at_once_does_
     assert_followed_exactly(with_faults(script, seed + 100), final, variant)
 
 
+@pytest.mark.parametrize("seed, cam, variant", [(3, Camera(angle_deg=90, scale=0.8), "one-redeal"),
+                                                (4, Camera(angle_deg=180, mirror=True), "in-suit")])
+def test_a_game_with_redeals_is_followed_through_every_pass(seed, cam, variant):
+    """With the suite's faults: once the stock is out, the player gathers the waste piles (one redeal merged in
+    order; in suit two, shuffled) and turns them again. The table showing no waste pile is the redeal, and the
+    cards turned again are followed as in the first pass."""
+    script, final = tommy_script(seed, cam=cam, variant=variant, redeals=True)
+    assert [e for e in truth_of(script) if e[2] == "R"] == [("move", None, "R")] * final.rules.redeals
+    assert_followed_exactly(with_faults(script, seed + 100), final, variant)
+
+
 def batches_of(events):
     """Card and move events as a four-at-a-time game has them: a batch's cards turned together (in no order the
     camera can tell when they lie in a row), a turned card placed from the hand whatever its slot in it (S0-S3)."""
