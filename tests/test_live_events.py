@@ -680,6 +680,25 @@ def test_a_waste_top_gone_up_as_the_next_card_is_laid_where_it_lay_moves_first()
     assert_followed_exactly(with_faults(script, 411), final)
 
 
+def test_a_turned_card_covered_on_its_pile_by_the_next_card_at_once_is_laid_where_its_corner_is_read():
+    """Piles beside the foundations, with the suite's faults: the Kc lies at the turned spot, is laid on the 4d's
+    pile and covered at once by the 8d before it lay still there. Its corner, read under the 8d, shows where it
+    went (no new place was left for it): Kc to that pile, then the 8d on it."""
+    script, final = tommy_script(62, cam=Camera(angle_deg=180, scale=1.01), piles_beside=True)
+    assert truth_of(script)[18:22] == [("card", "Kc", None), ("move", "Kc", "S>W1"), ("card", "8d", None),
+                                       ("move", "8d", "S>W1")]
+    assert_followed_exactly(with_faults(script, 162), final)
+
+
+def test_a_waste_top_gone_up_unseen_before_another_pile_s_top_went_onto_it_is_played_up_first():
+    """With the suite's faults: the 5s (a pile's only card) and then the 6c from another pile go up onto the 4h
+    while hands hide the table. The 6c is seen on the 4h, which cannot take it, and the 5s is seen nowhere: it
+    went up first."""
+    script, final = tommy_script(83, cam=Camera(angle_deg=-25, mirror=True, scale=0.95))
+    assert truth_of(script)[93:96] == [("move", "4h", "S>F1"), ("move", "5s", "W3>F1"), ("move", "6c", "W1>F1")]
+    assert_followed_exactly(with_faults(script, 183), final)
+
+
 def test_the_first_card_laid_on_a_waste_pile_and_played_up_at_once_does_not_teach_the_turned_spot():
     """The game's first card, the Ac, lies a moment at a place of its own, then moves up: taken as turned and laid
     from the turned spot. The 9h then comes at another place and moves to the Ac's first place: no waste top can go

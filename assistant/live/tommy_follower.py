@@ -231,6 +231,10 @@ class TommyFollower(Follower):
                 if held_at is not None and not self._at_hand_spot(held_at):
                     return self._lay_held(view)
                 return self._went_up_first(st.hand[0], t, i, p, view)
+            for u in [other[-1] for other in st.waste if other and other is not pile]:
+                up = self._went_up_first(u, t, i, p, view)  # another pile's top went up first, unseen
+                if up is not None:
+                    return up
             target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
             return self._play(t, target, p, view, from_pile=i)
         for f, pile in enumerate(st.foundations):  # a foundation's one card moved: its place was a waste pile
@@ -323,14 +327,19 @@ class TommyFollower(Follower):
         return None
 
     def _lay_held(self, view: TableView):
-        """The card in hand was laid where it was seen whole (now perhaps covered by a card laid on it): the table
-        moved on without it moving (``_step``'s answer; None where it was never seen whole)."""
+        """The card in hand was laid where it was seen whole (now perhaps covered by a card laid on it), or where
+        its corner is read now under the card laid on it, away from the turned spot: the table moved on without it
+        being seen laid (``_step``'s answer; None where it was never seen whole)."""
         h = self.state.hand[0]
         p = self.first_pos.get(h)
         if p is None and h in view and self._whole(view[h]):
             p = self._xy(view, h)
         if p is None:
             return None
+        if self._at_hand_spot(p) and h in view and not self._whole(view[h]):
+            offset = self._corner_offset(view)
+            if offset is not None and not self._at_hand_spot(view[h].xy - offset):
+                p = view[h].xy - offset
         target = self.locate(h, p, defer_new=False, may_be_hand=False)
         laid = self._play(h, target, p, view)
         if laid is True and self._at_hand_spot(p):  # it lay where turned cards were thought to lie: a place
@@ -339,9 +348,9 @@ class TommyFollower(Follower):
 
     def _went_up_first(self, first: Card, card: Card, w: int, p: np.ndarray, view: TableView):
         """``card`` (waste pile ``w``'s top, or the card under it) moved to ``p``, on a foundation that takes it only
-        on ``first`` (the turned card, or the top above it), which is seen nowhere: ``first`` went up there unseen
-        (hands in the way), then ``card`` on it. ``first`` played up (``_step``'s answer); None where the rules do
-        not have it so."""
+        on ``first`` (the turned card, the top above it, or another pile's top), which is seen nowhere: ``first``
+        went up there unseen (hands in the way), then ``card`` on it. ``first`` played up (``_step``'s answer); None
+        where the rules do not have it so."""
         if first in view:
             return None
         target = self.locate(card, p, defer_new=False, from_pile=w, may_be_hand=False)
@@ -351,7 +360,7 @@ class TommyFollower(Follower):
             return None
         if target.index is not None and self.state.foundation_accepts(target.index, card):
             return None  # ``card`` could go there without it
-        first_from = w if self.state.waste[w][-1] == first else None
+        first_from = next((j for j, pile in enumerate(self.state.waste) if pile and pile[-1] == first), None)
         if self._up_between(first, card, target.index, first_from) is None:
             return None
         at = p if target.index is None else self.pos[self.state.foundations[target.index][-1]]
