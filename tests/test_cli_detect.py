@@ -105,7 +105,7 @@ def test_bench_prints_median_and_p95(scene_dir):
     assert "median" in out.stdout and "p95" in out.stdout and "machine:" in out.stdout
 
 
-from test_detector import FIXTURES, HAVE_MODEL, MIN_TOMMY_FOUND, TOMMY, real_model  # noqa: E402
+from test_detector import FIXTURES, MIN_TOMMY_FOUND, TOMMY, real_model  # noqa: E402
 
 
 @real_model

@@ -192,7 +192,7 @@ def test_a_card_played_up_under_a_name_the_foundation_refuses_is_named_by_the_co
     looked = next(i for i in range(up["still_frame"], len(script.frames)) if script.frames[i].moving)
     pause(script, looked)
     session = Session.new("tommy", "standard")
-    events = run_script(session, script, commands={looked + 15: f"r {card}"})
+    run_script(session, script, commands={looked + 15: f"r {card}"})
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 

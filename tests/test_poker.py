@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.cards import Card, CardError, full_deck, parse_cards
+from assistant.cards import Card, CardError, parse_cards
 from assistant.deals import deal_order
 from assistant.games.poker import (
     GridScore,

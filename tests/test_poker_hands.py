@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from assistant.cards import Card, CardError, parse_cards
+from assistant.cards import CardError, parse_cards
 from assistant.games.poker_hands import (
     AMERICAN_POINTS,
     ENGLISH_POINTS,
