@@ -105,6 +105,16 @@ def test_calculation_of_two_cards_of_a_base_rank_the_one_laid_out_first_is_the_b
     assert_followed_exactly(with_faults(script, 108), final, "calculation")
 
 
+def test_calculation_a_base_covered_at_once_by_the_first_card_played_onto_it_is_a_base():
+    """Piles beside the foundations, with the suite's faults: the bases Ah 2c 3h 4s are seen a moment, never
+    steadily, before the first card, the 8h, is played onto the 4s and covers it. The glimpsed 4s is the fourth
+    base, and the 8h went onto it (not onto a waste pile)."""
+    script, final = tommy_script(118, cam=Camera(angle_deg=180, scale=0.81), piles_beside=True,
+                                 variant="calculation")
+    assert truth_of(script)[:2] == [("card", "8h", None), ("move", "8h", "S>F3")]
+    assert_followed_exactly(with_faults(script, 218), final, "calculation")
+
+
 @pytest.mark.parametrize("seed, cam, variant", [(11, Camera(scale=0.94), "calculation"),
                                                 (13, Camera(angle_deg=15, scale=1.02), "aces-out-first")])
 def test_the_first_card_laid_on_a_pile_and_played_onto_a_base_card_at_once_does_not_teach_the_turned_spot(

@@ -152,8 +152,8 @@ class TommyFollower(Follower):
         """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
         sees them). Before the first card is turned, the one A, 2, 3 and 4 read steadily and whole on the table
         are the bases (not with a seeded deal: its order names them); of two of a rank, the one seen lying there
-        first (the other is the first card turned, when hands kept the bases from being read before it came).
-        True while an A, 2, 3 and 4 lie whole on the table but are not read steadily yet: the game waits for
+        first (the other is the first card turned, when hands kept the bases from being read before it came); a
+        base seen a moment and covered at once by the first card played onto it counts. True while an A, 2, 3 and 4 lie whole on the table but are not read steadily yet: the game waits for
         them (else a base read sooner than the others would be taken for a turned card), at most BASES_WAIT."""
         st = self.state
         if not st.rules.calculation or st.history or self.session.seed is not None or self.bases_read:
@@ -163,9 +163,12 @@ class TommyFollower(Follower):
             if c.rank <= 4 and self._whole(s) and s.frames >= MIN_FRAMES:
                 low.setdefault(c.rank, []).append(c)
                 self.base_since.setdefault(c, view.frame)
+        covered = [c for c in view.glimpsed if c in self.base_since and c not in view]  # the first card laid on it
+        for c in covered:
+            low.setdefault(c.rank, []).append(c)
         if sorted(low) != [1, 2, 3, 4]:
             return False
-        by_rank = {rank: sorted((c for c in cards if view.sure(c)), key=lambda c: (self.base_since[c], -view[c].share))
+        by_rank = {rank: sorted((c for c in cards if view.sure(c) or c in covered), key=lambda c: self.base_since[c])
                    for rank, cards in low.items()}
         if not all(by_rank.values()):
             return view.frame - min(self.base_since.values()) < BASES_WAIT
@@ -177,6 +180,8 @@ class TommyFollower(Follower):
             self.session.state = st.with_bases(bases)
             self.session.save()
             self.pos.clear()  # the old bases' places: the new ones are noted from this view
+        for c in set(covered) & set(bases):
+            self.pos[c] = view.glimpsed[c].xy
         return False
 
     def _step(self, view: TableView):
