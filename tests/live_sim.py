@@ -433,6 +433,23 @@ def hands_over_it(script: Script, frame: int) -> None:
         f.moving, f.cards = True, []
 
 
+def table_moved(script: Script, from_frame: int, offset=(0.0, 0.0), angle_deg: float = 0.0,
+                scale: float = 1.0) -> None:
+    """From ``from_frame`` on, the camera (or the table) has been nudged: every reading turned by ``angle_deg`` and
+    scaled about the picture's centre, then shifted by ``offset`` pixels (each box keeps its shape)."""
+    a = np.deg2rad(angle_deg)
+    turn = scale * np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    centre = np.array(script.cam.center)
+
+    def moved(box):
+        mid = turn @ (np.array([box[0] + box[2], box[1] + box[3]]) / 2 - centre) + centre + np.asarray(offset)
+        half = scale * np.array([box[2] - box[0], box[3] - box[1]]) / 2
+        return (*(mid - half).tolist(), *(mid + half).tolist())
+
+    for f in script.frames[from_frame:]:
+        f.cards = [Seen(s.card, s.confidence, moved(s.box), s.corners) for s in f.cards]
+
+
 def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -> None:
     """From ``from_frame`` on, ``card`` is read as ``as_name`` wherever it lies (its look there, frame after frame)."""
     for f in script.frames[from_frame:]:

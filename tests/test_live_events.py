@@ -16,7 +16,7 @@ import pytest
 
 from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_it, hands_over_still_table,
                       hands_while_it_lies, lift_and_put_back, misread_single_frames, pause, poker_script,
-                      poker_shuffle_script, run_script, tommy_script)
+                      poker_shuffle_script, run_script, table_moved, tommy_script)
 
 from assistant.benchmarks.camera import standing
 from assistant.cards import Card
@@ -748,6 +748,46 @@ def test_a_poker_grid_emerges_as_the_cards_arrive_and_is_scored_as_seen(seed, ca
     cells = parse_grid(" / ".join(" ".join(r) for r in rows))
     assert result["american"] == score_grid(cells, Scoring.AMERICAN).total
     assert result["english"] == score_grid(cells, Scoring.ENGLISH).total
+
+
+def _halfway_motion(script) -> int:
+    """A frame of motion halfway through a scripted game (the player's hand on its way to the next card)."""
+    at = script.truth[len(script.truth) // 2]["still_frame"] - 1
+    while not script.frames[at].moving:
+        at -= 1
+    return at
+
+
+NUDGES = [((70.0, -70.0), 0.0, 1.0), ((30.0, 20.0), 8.0, 1.08), ((-150.0, 60.0), -5.0, 0.93)]
+
+
+@pytest.mark.parametrize("seed, cam, nudge", [(2, Camera(), NUDGES[0]), (5, Camera(angle_deg=90, scale=0.8), NUDGES[1]),
+                                              (7, Camera(angle_deg=180, mirror=True), NUDGES[2])])
+def test_a_sir_tommy_game_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge):
+    """With the suite's faults, the camera (or the table) is nudged halfway through the game: every card lies half
+    a card or more from where it lay (turned a little, nearer or further). No card moved: the game goes on,
+    every place moved with the table, and no move is read into it."""
+    script, final = tommy_script(seed, cam=cam)
+    with_faults(script, seed + 100)
+    offset, angle, scale = nudge
+    table_moved(script, _halfway_motion(script), offset, angle, scale)
+    assert_followed_exactly(script, final)
+
+
+@pytest.mark.parametrize("seed, cam, nudge", [(0, Camera(scale=0.7), NUDGES[0]), (4, Camera(angle_deg=-25), NUDGES[1]),
+                                              (6, Camera(angle_deg=90, scale=0.8), NUDGES[2])])
+def test_a_poker_grid_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge):
+    """With the suite's faults, the camera is nudged halfway through placing the grid: the cards already placed
+    keep their cells, and the later ones go into the cells where they lie."""
+    script, rows = poker_script(seed, cam=cam)
+    with_faults(script, seed + 100)
+    offset, angle, scale = nudge
+    table_moved(script, _halfway_motion(script), offset, angle, scale)
+    events = run_script(Session.new("poker", "american"), script)
+    placed = [e["card"] for e in events if e["event"] == "move"]
+    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
 
 
 @pytest.mark.parametrize("seed, k, variant", [(0, 3, "american"), (1, 10, "american-adjacent"), (2, 0, "english")])

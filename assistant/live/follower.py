@@ -14,6 +14,7 @@ import numpy as np
 
 from assistant.cards import Card
 from assistant.live.problems import ProblemReport
+from assistant.live.table_shift import TableShift, fit_shift
 from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, TableView
 
 MOVED = 0.5  # a card of the game seen this far (card sizes) from where it lay has been moved
@@ -44,6 +45,20 @@ class Follower:
         for c, (frame, _) in list(self.early.items()):
             if view.frame - frame > GLIMPSE_FRAMES or c not in may_come:
                 del self.early[c]
+
+    def _follow_shift(self, view: TableView) -> TableShift | None:
+        """The table or the camera moved as a whole (:func:`~assistant.live.table_shift.fit_shift` on the game's
+        cards read whole): every place learned moves with it (subclasses move their own places too)."""
+        known = [c for c in self.pos if c in view and self._whole(view[c])]
+        shift = fit_shift([self.pos[c] for c in known], [view[c].xy for c in known], self.card_size)
+        if shift is not None:
+            self.pos = {c: shift.point(p) for c, p in self.pos.items()}
+            self.early = {c: (frame, shift.point(p)) for c, (frame, p) in self.early.items()}
+        return shift
+
+    def _whole(self, s) -> bool:
+        """The whole face of the card read as ``s`` shows: its centre is the card's."""
+        return s.whole(self.card_size)
 
     def _first_seen(self, cards, view: TableView) -> list[Card]:
         """``cards`` (new in ``view``) in the order they were first seen lying still; the steadier first among

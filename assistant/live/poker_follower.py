@@ -25,6 +25,7 @@ from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
+from assistant.live.table_shift import TableShift
 from assistant.live.table_view import NEW_CARD_FRAMES, TableView
 
 SIZE = 5
@@ -153,11 +154,20 @@ class PokerFollower(Follower):
         self._no_joint = None
         self.early.clear()
 
+    def _follow_shift(self, view: TableView) -> TableShift | None:
+        shift = super()._follow_shift(view)
+        if shift is not None:
+            self.open_pos = {c: shift.point(p) for c, p in self.open_pos.items()}
+            self.angle = float((self.angle + shift.angle + np.pi / 4) % (np.pi / 2) - np.pi / 4)
+            self.card_wh = self.card_wh * shift.scale
+        return shift
+
     # -- the main step -------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
         self._learn_size(view)
         if self.card_wh is None:
             return []
+        self._follow_shift(view)
         self._note_known(view)
         problem = (settle(self.session, lambda: self._step(view), 4, after_end=self.state.rules.shuffle)
                    or self._inconsistency(view))

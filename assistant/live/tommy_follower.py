@@ -54,6 +54,7 @@ from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
 from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
+from assistant.live.table_shift import TableShift
 from assistant.live.table_view import MIN_FRAMES, NEW_CARD_FRAMES, TableView
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
@@ -140,6 +141,7 @@ class TommyFollower(Follower):
                 self.size = 0.9 * self.size + 0.1 * view.card_size
         if not self.size:
             return []
+        self._follow_shift(view)
         if self._read_bases(view):
             return []
         self._note_known(view)
@@ -153,8 +155,9 @@ class TommyFollower(Follower):
         sees them). Before the first card is turned, the one A, 2, 3 and 4 read steadily and whole on the table
         are the bases (not with a seeded deal: its order names them); of two of a rank, the one seen lying there
         first (the other is the first card turned, when hands kept the bases from being read before it came); a
-        base seen a moment and covered at once by the first card played onto it counts. True while an A, 2, 3 and 4 lie whole on the table but are not read steadily yet: the game waits for
-        them (else a base read sooner than the others would be taken for a turned card), at most BASES_WAIT."""
+        base seen a moment and covered at once by the first card played onto it counts. True while an A, 2, 3 and
+        4 lie whole on the table but are not read steadily yet: the game waits for them (else a base read sooner
+        than the others would be taken for a turned card), at most BASES_WAIT."""
         st = self.state
         if not st.rules.calculation or st.history or self.session.seed is not None or self.bases_read:
             return False
@@ -1148,6 +1151,19 @@ class TommyFollower(Follower):
             if 0.8 * self.size <= s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
                 self.pos[c] = s.xy
 
+    def _follow_shift(self, view: TableView) -> TableShift | None:
+        shift = super()._follow_shift(view)
+        if shift is not None:
+            self.first_pos = {c: shift.point(p) for c, p in self.first_pos.items()}
+            self.hand_spots = [shift.point(q) for q in self.hand_spots]
+            for where in (self.moved_at, self.went_up):
+                for c, (frame, p) in list(where.items()):
+                    where[c] = (frame, shift.point(p))
+            if self.fan_step is not None:
+                self.fan_step = shift.direction(self.fan_step)
+            self.size *= shift.scale
+        return shift
+
     def _misread_of_hidden(self, card: Card, p: np.ndarray, view: TableView) -> bool:
         """A 'new' card right where a known top card lies, while that card is not read: a misreading of it --
         unless it is a card played onto that foundation (which covers the old top exactly) or one laid in the pile's
@@ -1249,9 +1265,6 @@ class TommyFollower(Follower):
         if len(inside) != 1:
             return s.xy
         return 2 * s.xy - inside[0]
-
-    def _whole(self, s) -> bool:
-        return s.whole(self.size)
 
     def _dist(self, a: np.ndarray, b: np.ndarray) -> float:
         """Distance in card sizes."""
