@@ -140,6 +140,15 @@ def test_a_game_with_redeals_is_followed_through_every_pass(seed, cam, variant):
     assert_followed_exactly(with_faults(script, seed + 100), final, variant)
 
 
+def test_the_last_card_glimpsed_on_its_pile_before_the_piles_are_gathered_for_a_redeal_is_laid_there():
+    """In suit, with the suite's faults: the first pass's last card, the Qs, lies on its pile only a moment before
+    the player gathers the waste piles for the redeal. The game still wanted that card: it was laid where it was
+    glimpsed, then the redeal came, and the second pass is followed."""
+    script, final = tommy_script(53, cam=Camera(angle_deg=-25, scale=0.83), variant="in-suit", redeals=True)
+    assert truth_of(script)[104:107] == [("card", "Qs", None), ("move", "Qs", "S>W2"), ("move", None, "R")]
+    assert_followed_exactly(with_faults(script, 153), final, "in-suit")
+
+
 def batches_of(events):
     """Card and move events as a four-at-a-time game has them: a batch's cards turned together (in no order the
     camera can tell when they lie in a row), a turned card placed from the hand whatever its slot in it (S0-S3)."""

@@ -263,13 +263,30 @@ class TommyFollower(Follower):
                     if up is not None:
                         return up
         redeal = REDEAL
-        if st.is_legal(redeal) and not st.needs_card() and not any(c in view for pile in st.waste for c in pile):
+        gathered = st.redeals_left > 0 and not any(c in view for pile in st.waste for c in pile)
+        if gathered and st.needs_card():
+            return self._laid_before_redeal(view)
+        if gathered and st.is_legal(redeal):
             out = self.apply(Play(redeal))
             if out.ok:
                 for pile in st.waste:
                     for c in pile:
                         self.pos.pop(c, None)
                 return True
+        return None
+
+    def _laid_before_redeal(self, view: TableView):
+        """The waste piles were gathered for a redeal while the stock still had cards: each was laid on a waste pile
+        and glimpsed lying there (hands kept it from joining the game) before the piles were gathered. The first of
+        them laid where it was glimpsed (``_step``'s answer; None unless every card left was glimpsed on a pile)."""
+        stock = set(self.state.stock_cards())
+        if not stock <= set(view.glimpsed):
+            return None
+        for c in sorted(stock, key=lambda c: self.early.get(c, (view.frame,))[0]):
+            p = view.glimpsed[c].xy
+            target = self.locate(c, p, defer_new=False, may_be_hand=False)
+            if isinstance(target, Target) and target.kind == "W" and target.index is not None:
+                return self._lay_unseen(c, target, p)
         return None
 
     def _step_turned(self, view: TableView, new: list[Card], stock: set[Card]):
