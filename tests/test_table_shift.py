@@ -37,6 +37,14 @@ def test_cards_moved_one_by_one_are_no_shift():
     assert fit_shift(PLACES, after, SIZE) is None
 
 
+def test_one_card_moved_far_from_two_that_stayed_is_no_turn_about_them():
+    """A card moved from the row beside the stock to a foundation, two waste tops still: a turn and a zoom about
+    the two could carry the third there, but only one card moved."""
+    before = np.array([[703.0, 911.0], [553.0, 1.0], [582.0, -113.0]])
+    after = np.array([[553.0, 762.0], [553.0, 1.0], [582.0, -113.0]])
+    assert fit_shift(before, after, SIZE) is None
+
+
 def test_a_nudge_smaller_than_the_drift_the_followers_follow_themselves_is_no_shift():
     assert fit_shift(PLACES, PLACES + [10.0, 5.0], SIZE) is None
 

@@ -41,9 +41,9 @@ class TableShift:
 
 
 def fit_shift(before, after, card_size: float) -> TableShift | None:
-    """The turn, scale and shift taking the points ``before`` to ``after`` (matched, pixels), when at least three
-    points lying apart agree with it, all of them or all but one (a card moved in the same view), and it moves one
-    of them a nudge or more; None otherwise (nothing moved, or cards moved one by one)."""
+    """The turn, scale and shift taking the points ``before`` to ``after`` (matched, pixels), when the points lying
+    apart agree with it, all of them or all but one (a card moved in the same view), and it moves at least three of
+    them a nudge or more; None otherwise (nothing moved, or cards moved one by one)."""
     a = np.asarray(before, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(after, dtype=np.float64).reshape(-1, 2)
     if len(a) < 3 or card_size <= 0 or np.linalg.norm(b - a, axis=1).max() < NUDGE * card_size:
@@ -58,8 +58,9 @@ def fit_shift(before, after, card_size: float) -> TableShift | None:
 
 
 def _fit(a: np.ndarray, b: np.ndarray, card_size: float) -> TableShift | None:
-    """:func:`fit_shift` on points that must all agree."""
-    if np.linalg.norm(b - a, axis=1).max() < NUDGE * card_size:
+    """:func:`fit_shift` on points that must all agree, at least three of them moved a nudge or more (a turn and
+    a zoom about two cards that stayed put could carry a third card anywhere)."""
+    if np.count_nonzero(np.linalg.norm(b - a, axis=1) >= NUDGE * card_size) < 3:
         return None
     ca, cb = a.mean(axis=0), b.mean(axis=0)
     da, db = a - ca, b - cb
