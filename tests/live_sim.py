@@ -450,6 +450,14 @@ def table_moved(script: Script, from_frame: int, offset=(0.0, 0.0), angle_deg: f
         f.cards = [Seen(s.card, s.confidence, moved(s.box), s.corners) for s in f.cards]
 
 
+def halfway_motion(script: Script) -> int:
+    """A frame of motion halfway through a scripted game (the player's hand on its way to the next card)."""
+    at = script.truth[len(script.truth) // 2]["still_frame"] - 1
+    while not script.frames[at].moving:
+        at -= 1
+    return at
+
+
 def misread_steadily(script: Script, card: str, as_name: str, from_frame: int) -> None:
     """From ``from_frame`` on, ``card`` is read as ``as_name`` wherever it lies (its look there, frame after frame)."""
     for f in script.frames[from_frame:]:

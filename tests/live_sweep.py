@@ -3,6 +3,7 @@
     .venv/bin/python tests/live_sweep.py tommy 100 220        # seeds 100-219
     .venv/bin/python tests/live_sweep.py tommy-quick 0 100    # every card laid straight from the stock
     .venv/bin/python tests/live_sweep.py tommy 0 40 --variant calculation    # another Sir Tommy variant
+    .venv/bin/python tests/live_sweep.py poker 0 60 --nudge 0.7    # the camera nudged halfway through each game
 
 Each seed draws its own camera (a quarter or slight turn, a mirror, a scale) and, for the faulty kinds, the
 suite's faults at their rates (tests/live_sim.py). A game counts wrong when its card and move events are not the
@@ -11,7 +12,9 @@ on a waste pile and played up at once, read only on its foundation; Poker: two c
 Kinds: tommy (one card at a time), tommy-quick (no card shown at a turned spot, no faults), four-row and four-hand
 (four at a time, a row beside the stock or from the hand), poker, poker-quick (hands over every third card until
 the next is laid); ``--variant`` plays tommy and tommy-quick by another one-card-at-a-time Sir Tommy variant
-(its redeals too: the waste piles gathered and turned again). A sweep, not a test: it prints figures.
+(its redeals too: the waste piles gathered and turned again); ``--nudge D`` moves the camera halfway through each
+game, D card sizes in a direction drawn from the seed, turned by up to 8 degrees and 7 % nearer or further. A
+sweep, not a test: it prints figures.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from live_sim import (Camera, four_at_a_time_script, hands_while_it_lies, poker_script, run_script,  # noqa: E402
-                      tommy_script)
+from live_sim import (H, Camera, four_at_a_time_script, halfway_motion, hands_while_it_lies, poker_script,  # noqa: E402
+                      run_script, table_moved, tommy_script)
 from test_live_events import ALL_FAULTS, batches_of, events_of, truth_of  # noqa: E402
 
 from assistant.session import Session  # noqa: E402
@@ -38,7 +41,7 @@ def _camera(rng, scale: tuple[float, float]) -> Camera:
                   scale=float(rng.uniform(*scale)))
 
 
-def play(kind: str, seed: int, tommy_variant: str = "standard") -> tuple[bool, bool, str]:
+def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0.0) -> tuple[bool, bool, str]:
     """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
     rng = np.random.default_rng(seed)
     if kind.startswith("poker"):
@@ -63,6 +66,11 @@ def play(kind: str, seed: int, tommy_variant: str = "standard") -> tuple[bool, b
         faults = np.random.default_rng(seed + 100)
         for fault in ALL_FAULTS:
             fault(script, faults)
+    if nudge:
+        rng = np.random.default_rng(seed + 200)
+        turn = rng.uniform(0, 2 * np.pi)
+        offset = nudge * H * script.cam.scale * np.array([np.cos(turn), np.sin(turn)])
+        table_moved(script, halfway_motion(script), offset, rng.uniform(-8.0, 8.0), rng.uniform(0.93, 1.07))
     session = Session.new("poker" if kind.startswith("poker") else "tommy", variant)
     events = run_script(session, script)
     if kind.startswith("poker"):
@@ -84,6 +92,7 @@ def main(argv=None) -> int:
     parser.add_argument("first", type=int)
     parser.add_argument("end", type=int, help="seeds first..end-1")
     parser.add_argument("--variant", default="standard", help="Sir Tommy variant of tommy and tommy-quick")
+    parser.add_argument("--nudge", type=float, default=0.0, help="card sizes the camera moves halfway (default 0)")
     args = parser.parse_args(argv)
     if args.variant != "standard" and not args.kind.startswith("tommy"):
         parser.error("--variant goes with tommy and tommy-quick")
@@ -91,12 +100,13 @@ def main(argv=None) -> int:
         parser.error("four at a time: the kinds four-row and four-hand")
     wrong, same_end = [], []
     for seed in range(args.first, args.end):
-        exact, ended, what = play(args.kind, seed, args.variant)
+        exact, ended, what = play(args.kind, seed, args.variant, args.nudge)
         if not exact:
             (same_end if ended else wrong).append(seed)
             print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
     n = args.end - args.first
     kind = args.kind if args.variant == "standard" else f"{args.kind} {args.variant}"
+    kind += f" nudged {args.nudge}" if args.nudge else ""
     print(f"{kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
           f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
     return 0

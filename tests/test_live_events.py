@@ -14,9 +14,9 @@ import re
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, hands_over_it, hands_over_still_table,
-                      hands_while_it_lies, lift_and_put_back, misread_single_frames, pause, poker_script,
-                      poker_shuffle_script, run_script, table_moved, tommy_script)
+from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, halfway_motion, hands_over_it,
+                      hands_over_still_table, hands_while_it_lies, lift_and_put_back, misread_single_frames, pause,
+                      poker_script, poker_shuffle_script, run_script, table_moved, tommy_script)
 
 from assistant.benchmarks.camera import standing
 from assistant.cards import Card
@@ -759,14 +759,6 @@ def test_a_poker_grid_emerges_as_the_cards_arrive_and_is_scored_as_seen(seed, ca
     assert result["english"] == score_grid(cells, Scoring.ENGLISH).total
 
 
-def _halfway_motion(script) -> int:
-    """A frame of motion halfway through a scripted game (the player's hand on its way to the next card)."""
-    at = script.truth[len(script.truth) // 2]["still_frame"] - 1
-    while not script.frames[at].moving:
-        at -= 1
-    return at
-
-
 NUDGES = [((70.0, -70.0), 0.0, 1.0), ((30.0, 20.0), 8.0, 1.08), ((-150.0, 60.0), -5.0, 0.93)]
 
 
@@ -779,7 +771,7 @@ def test_a_sir_tommy_game_goes_on_when_the_camera_is_nudged_halfway(seed, cam, n
     script, final = tommy_script(seed, cam=cam)
     with_faults(script, seed + 100)
     offset, angle, scale = nudge
-    table_moved(script, _halfway_motion(script), offset, angle, scale)
+    table_moved(script, halfway_motion(script), offset, angle, scale)
     assert_followed_exactly(script, final)
 
 
@@ -791,7 +783,7 @@ def test_a_poker_grid_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge
     script, rows = poker_script(seed, cam=cam)
     with_faults(script, seed + 100)
     offset, angle, scale = nudge
-    table_moved(script, _halfway_motion(script), offset, angle, scale)
+    table_moved(script, halfway_motion(script), offset, angle, scale)
     events = run_script(Session.new("poker", "american"), script)
     placed = [e["card"] for e in events if e["event"] == "move"]
     assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
