@@ -65,6 +65,7 @@ FREE = 0.6  # a new place is at least this far from every card on the table (nei
 SAME_ROW = 0.5  # a place in line with a row of places (along the fan direction) is in that row
 TURN_SPOT = 0.6  # a card this close to the turned spot is still in hand
 OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
+LAST_CARDS = 3  # a pass's last cards may be laid unseen before the piles are gathered for a redeal
 BASES_WAIT = 150  # Calculation: frames the game waits for base cards lying whole to be read steadily (10 s)
 SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
 
@@ -263,7 +264,8 @@ class TommyFollower(Follower):
                     if up is not None:
                         return up
         redeal = REDEAL
-        gathered = st.redeals_left > 0 and not any(c in view for pile in st.waste for c in pile)
+        gathered = (st.redeals_left > 0 and any(st.waste)  # the game's waste piles are nowhere on the table
+                    and not any(c in view for pile in st.waste for c in pile))
         if gathered and st.needs_card():
             return self._laid_before_redeal(view)
         if gathered and st.is_legal(redeal):
@@ -276,11 +278,12 @@ class TommyFollower(Follower):
         return None
 
     def _laid_before_redeal(self, view: TableView):
-        """The waste piles were gathered for a redeal while the stock still had cards: each was laid on a waste pile
-        and glimpsed lying there (hands kept it from joining the game) before the piles were gathered. The first of
-        them laid where it was glimpsed (``_step``'s answer; None unless every card left was glimpsed on a pile)."""
+        """The waste piles were gathered for a redeal while the stock still had its last cards (at most
+        LAST_CARDS): each was laid on a waste pile and glimpsed lying there (hands kept it from joining the game)
+        before the piles were gathered. The first of them laid where it was glimpsed (``_step``'s answer; None
+        unless every card left was seen lying there lately)."""
         stock = set(self.state.stock_cards())
-        if not stock <= set(view.glimpsed):
+        if len(stock) > LAST_CARDS or not stock <= set(view.glimpsed) or not stock <= set(self.early):
             return None
         for c in sorted(stock, key=lambda c: self.early.get(c, (view.frame,))[0]):
             p = view.glimpsed[c].xy
