@@ -46,8 +46,8 @@ def fit_shift(before, after, card_size: float) -> TableShift | None:
     them a nudge or more; None otherwise (nothing moved, or cards moved one by one)."""
     a = np.asarray(before, dtype=np.float64).reshape(-1, 2)
     b = np.asarray(after, dtype=np.float64).reshape(-1, 2)
-    if len(a) < 3 or card_size <= 0 or np.linalg.norm(b - a, axis=1).max() < NUDGE * card_size:
-        return None
+    if len(a) < 3 or card_size <= 0 or np.count_nonzero(_moved(a, b, card_size)) < 3:
+        return None  # (nor can any subset show a nudge: the views where one card moved stop here)
     shift = _fit(a, b, card_size)
     for k in range(len(a)) if shift is None and len(a) >= 4 else ():
         keep = np.arange(len(a)) != k
@@ -60,7 +60,7 @@ def fit_shift(before, after, card_size: float) -> TableShift | None:
 def _fit(a: np.ndarray, b: np.ndarray, card_size: float) -> TableShift | None:
     """:func:`fit_shift` on points that must all agree, at least three of them moved a nudge or more (a turn and
     a zoom about two cards that stayed put could carry a third card anywhere)."""
-    if np.count_nonzero(np.linalg.norm(b - a, axis=1) >= NUDGE * card_size) < 3:
+    if np.count_nonzero(_moved(a, b, card_size)) < 3:
         return None
     ca, cb = a.mean(axis=0), b.mean(axis=0)
     da, db = a - ca, b - cb
@@ -71,10 +71,13 @@ def _fit(a: np.ndarray, b: np.ndarray, card_size: float) -> TableShift | None:
     flip = np.diag([1.0, np.sign(np.linalg.det(u @ vt)) or 1.0])
     rotation = u @ flip @ vt
     scale = float(np.trace(np.diag(s) @ flip)) / spread
-    if not SCALES[0] <= scale <= SCALES[1] or abs(np.arctan2(rotation[1, 0], rotation[0, 0])) > MAX_TURN:
+    shift = TableShift(rotation, scale, cb - scale * rotation @ ca)
+    if not SCALES[0] <= scale <= SCALES[1] or abs(shift.angle) > MAX_TURN:
         return None
-    offset = cb - scale * rotation @ ca
-    fitted = scale * a @ rotation.T + offset
-    if np.linalg.norm(fitted - b, axis=1).max() > AGREE * card_size:
-        return None
-    return TableShift(rotation, scale, offset)
+    fitted = scale * a @ rotation.T + shift.offset
+    return None if np.linalg.norm(fitted - b, axis=1).max() > AGREE * card_size else shift
+
+
+def _moved(a: np.ndarray, b: np.ndarray, card_size: float) -> np.ndarray:
+    """Which points moved a nudge or more."""
+    return np.linalg.norm(b - a, axis=1) >= NUDGE * card_size

@@ -796,17 +796,15 @@ class TommyFollower(Follower):
         card laid there from the hand and covered at once by the one played onto it): that card; None if none."""
         st = self.state
         moved = [(h, p) for h, (_, p) in self.moved_at.items() if h in st.hand]
-        for pile in st.waste:
-            t = pile[-1] if pile else None
-            if t is not None and t in view and t in self.pos and self._whole(view[t]):
-                moved.append((t, self._xy(view, t)))
+        tops = [pile[-1] for pile in st.waste if pile and pile[-1] in view and pile[-1] in self.pos]
+        moved += [(t, self._xy(view, t)) for t in tops
+                  if self._whole(view[t]) and self._dist(self._xy(view, t), self.pos[t]) > MOVED]
         for c, p in moved:
-            if c in st.hand or self._dist(p, self.pos[c]) > MOVED:
-                target = self.locate(c, p, defer_new=False, may_be_hand=False)
-                if isinstance(target, Target) and target.kind == "F" and target.index is not None:
-                    under = self._glimpsed_in_batch(c, target.index, view)
-                    if under is not None:
-                        return under
+            target = self.locate(c, p, defer_new=False, may_be_hand=False)
+            if isinstance(target, Target) and target.kind == "F" and target.index is not None:
+                under = self._glimpsed_in_batch(c, target.index, view)
+                if under is not None:
+                    return under
         return None
 
     def _up_between(self, card: Card, above: Card, f: int | None, from_pile: int | None = None) -> Move | None:
