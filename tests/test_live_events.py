@@ -657,6 +657,41 @@ def test_an_ace_laid_on_a_waste_pile_and_played_up_later_tells_the_game_again_wi
     assert session.state.foundations == final.foundations and session.state.waste == final.waste
 
 
+def test_an_ace_taken_for_a_foundation_played_up_elsewhere_and_covered_at_once_tells_the_game_again():
+    """One redeal: the As is laid on a waste pile (taken for a new foundation), the 2c on the next pile; then, in
+    one view, the As goes up to a new place and the 2c onto it, so the As is only glimpsed there (the suite's
+    faults cut short the view where the As lay up alone). The 2c moved onto the As's glimpse: the As moved first,
+    so its first place was a waste pile. The game is told again with the As on that pile, played up, and the 2c
+    played onto it (before, the 2c found "no empty pile left")."""
+    script, final = tommy_script(60, cam=Camera(angle_deg=90, mirror=True, scale=0.72), variant="one-redeal",
+                                 redeals=True)
+    assert truth_of(script)[:6] == [("card", "As", None), ("move", "As", "S>W0"), ("card", "2c", None),
+                                    ("move", "2c", "S>W1"), ("move", "As", "W0>F0"), ("move", "2c", "W1>F0")]
+    assert_followed_exactly(with_faults(script, 160), final, "one-redeal")
+
+
+def test_a_card_glimpsed_before_a_card_read_under_another_is_laid_first():
+    """With the suite's faults: the 6h is laid straight from the stock and seen lying a moment, then the Kd is laid
+    on a new pile and the 5h on it, before either joined the game. All join in one view, the Kd read by its
+    corner under the 5h: the 6h, seen lying first, came first (before, the Kd read under its cover was laid at
+    once, ahead of it)."""
+    script, final = tommy_script(93, cam=Camera(angle_deg=15, scale=0.88), variant="one-redeal", redeals=True)
+    assert truth_of(script)[6:12] == [("card", "6h", None), ("move", "6h", "S>W2"), ("card", "Kd", None),
+                                      ("move", "Kd", "S>W3"), ("card", "5h", None), ("move", "5h", "S>W3")]
+    assert_followed_exactly(with_faults(script, 193), final, "one-redeal")
+
+
+def test_a_card_seen_lying_before_the_turned_card_but_not_yet_read_steadily_comes_first():
+    """With the suite's faults: the 7c is laid on the 10d and seen a moment before hands cover the table; then the
+    4s is turned. When the view clears, the 4s is read steadily at the turned spot while the 7c is not yet: the
+    7c, seen lying first, is waited for and laid first (before, the 4s was taken as turned, then laid as a pile of
+    its own when the 7c came)."""
+    script, final = tommy_script(95, cam=Camera(angle_deg=180, scale=0.79), variant="one-redeal", redeals=True)
+    assert truth_of(script)[4:8] == [("card", "7c", None), ("move", "7c", "S>W0"), ("card", "4s", None),
+                                     ("move", "4s", "S>W0")]
+    assert_followed_exactly(with_faults(script, 195), final, "one-redeal")
+
+
 def test_a_quick_players_ace_taken_for_a_foundation_moving_up_with_the_next_card_held_lays_that_card_first():
     """Every card laid straight from the stock, the piles beside the foundations: the Ac laid on a waste pile is
     taken for a new foundation, and the Qs after it (the turned spot not known) for a card still in hand. The Ac

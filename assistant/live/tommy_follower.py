@@ -201,6 +201,8 @@ class TommyFollower(Follower):
                 self._note_read_under(view, stock)
             return None  # a new card may be coming: wait for its evidence, so events keep the table's order
         new = [c for c in maybe_new if view.sure(c) and c not in misread]
+        if any(self._seen_before([c], n) for c in maybe_new if c not in new and c not in misread for n in new):
+            return None  # a card seen lying before a new one is not read steadily yet: it came first, so wait
         if st.rules.turn_count > 1:  # four at a time: cards of the batch seen gone up, then waste tops played up,
             if not st.hand and self.went_up:  # come before the next batch
                 return self._play_up_moved(view)
@@ -244,6 +246,9 @@ class TommyFollower(Follower):
                 up = self._went_up_first(u, t, i, p, view)  # another pile's top went up first, unseen
                 if up is not None:
                     return up
+            up = self._foundation_went_under(t, p, view)
+            if up is not None:
+                return up
             target = self.locate(t, p, defer_new=False, from_pile=i, may_be_hand=False)
             return self._play(t, target, p, view, from_pile=i)
         for f, pile in enumerate(st.foundations):  # a foundation's one card moved: its place was a waste pile
@@ -297,7 +302,7 @@ class TommyFollower(Follower):
         st = self.state
         if st.needs_card() and not st.hand:
             unseen = self._note_read_under(view, stock)
-            if unseen is not None and view.sure(unseen[0]):
+            if unseen is not None and view.sure(unseen[0]) and not self._seen_before(new, unseen[0]):
                 return self._lay_unseen(*unseen)
             if unseen is not None and view[unseen[0]].frames < NEW_CARD_FRAMES:
                 return None  # its evidence is still coming: it came before the card on it, so wait
@@ -354,6 +359,13 @@ class TommyFollower(Follower):
                 return out.error
         return None
 
+    def _seen_before(self, cards: list[Card], card: Card) -> bool:
+        """One of ``cards`` was seen lying still before ``card`` was (both glimpsed before joining the game): it
+        was laid first."""
+        if card not in self.early:
+            return False
+        return any(self.early[c][0] < self.early[card][0] for c in cards if c in self.early)
+
     def _lay_held(self, view: TableView):
         """The card in hand was laid where it was seen whole (now perhaps covered by a card laid on it), or where
         its corner is read now under the card laid on it, away from the turned spot: the table moved on without it
@@ -407,6 +419,22 @@ class TommyFollower(Follower):
                 or self._dist(p, self.pos[card]) <= AWAY):
             return None
         return None if self._laid_by(Target("F", f)) is None else p  # (not a base card, nor one of a game taken over)
+
+    def _foundation_went_under(self, top: Card, p: np.ndarray, view: TableView):
+        """Waste top ``top`` moved to ``p``, where a foundation's one card, laid there from the stock, was glimpsed
+        far from its place and is no longer seen whole: that card moved there first and ``top`` went onto it (an Ace
+        laid on a waste pile, taken for a foundation, played up and covered at once). The foundation's place was
+        a waste pile (:meth:`_up_from_pile`; ``_step``'s answer, None: not so)."""
+        for f, pile in enumerate(self.state.foundations):
+            card = pile[0] if len(pile) == 1 else None
+            seen = view.glimpsed.get(card)
+            if (seen is None or card in view.cards or card not in self.pos or self._dist(seen.xy, p) >= ON_TOP
+                    or self._dist(seen.xy, self.pos[card]) <= AWAY or not self._builds_on(card, top)):
+                continue
+            up = self._up_from_pile(f, seen.xy)
+            if up is not None:
+                return up
+        return None
 
     def _up_from_pile(self, f: int, p: np.ndarray):
         """Foundation ``f``'s one card, laid there from the stock, lies at ``p``, a new foundation's place
