@@ -48,6 +48,10 @@ def replay_tommy(truth: dict) -> TommyState:
     for e in truth["events"]:
         if e["event"] != "move":
             continue
+        if e["move"] == "R":  # a redeal: the waste piles gathered into the stock
+            assert e["card"] is None and state.is_legal("R"), (e, str(state))
+            state.apply("R")
+            continue
         src = e["move"].split(">")[0]
         if src.startswith("S"):
             while state.needs_card():
@@ -153,6 +157,37 @@ def test_four_at_a_time_turns_each_batch_whole_before_placing_it(faces, tmp_path
             assert all(e["still_frame"] == laid[e["card"]] for e in cards)
     for e in truth["events"]:
         assert e["card"] in r.moving_trace[e["still_frame"] - 1] and e["card"] not in r.moving_trace[e["still_frame"]]
+
+
+@pytest.mark.parametrize("variant", ["calculation", "aces-out-first", "puss-in-the-corner"])
+def test_the_variants_base_cards_lie_on_the_foundations_from_the_start_and_never_come_from_the_stock(
+        faces, tmp_path, variant):
+    script = play_tommy(3, turns=6, variant=variant)
+    r, truth = render(script, faces, tmp_path)
+    bases = [str(c) for c in TommyState(variant, deal_order(3)).bases]
+    assert script["bases"] == bases and len(bases) == 4
+    assert [r.table.piles[f"F{i}"][0] for i in range(4)] == bases  # set out before the first frame
+    assert script["stock"] == (44 if variant == "puss-in-the-corner" else 48)  # its Kings out of play
+    assert r.table.stock == script["stock"] - 6
+    assert not set(bases) & {e["card"] for e in truth["events"]}
+    replay_tommy(truth)
+
+
+@pytest.mark.parametrize("variant, redeals", [("one-redeal", 1), ("in-suit", 2)])
+def test_a_redeal_gathers_the_waste_piles_face_down_onto_the_stock_and_the_game_goes_on(
+        faces, tmp_path, variant, redeals):
+    r, truth = render(play_tommy(5, variant=variant), faces, tmp_path)
+    gathered = [e for e in truth["events"] if e.get("move") == "R"]
+    assert len(gathered) == redeals
+    state = replay_tommy(truth)
+    assert state.is_terminal() and truth["result"]["foundation_cards"] == state.foundation_cards()
+    turned = [e for e in truth["events"] if e["event"] == "card"]
+    for e in gathered:  # the gathered piles' cards are turned again after it
+        before = {x["card"] for x in turned if x["still_frame"] < e["still_frame"]}
+        after = [x["card"] for x in turned if x["still_frame"] > e["still_frame"]]
+        assert after and set(after) <= before
+        assert not r.moving_trace[e["still_frame"]], "the table lies still after the last pile is gathered"
+    assert truth["frames"] == video_frames(tmp_path / "tommy.mp4") == len(r.moving_trace)
 
 
 def test_a_poker_shuffle_is_laid_out_open_then_arranged_as_the_result_says(faces, tmp_path):

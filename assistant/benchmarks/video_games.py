@@ -15,6 +15,11 @@ Script steps (engine indices; plain data, JSON-ready):
     Sir Tommy: {"kind": "turn", "card": "Qh"}                              the next stock card is turned
                {"kind": "move", "card": "Qh", "move": "S>W2"}              a move (S>Wi, S>Fj, Wi>Fj; four at
                                                                            a time: S0..S3, the hand position)
+               {"kind": "redeal"}                                          the waste piles gathered into a new
+                                                                           stock (the variants with redeals)
+               and, beside the steps, "bases" (the cards set out on foundations 0-3 before play: Aces out
+               first, Calculation's A 2 3 4; empty in the other variants) and "stock" (the cards in the stock
+               at the start: 48 with bases, 44 in Puss in the Corner, its Kings out of play)
     Poker:     {"kind": "place", "card": "Qh", "cell": [r, c]}             the caller's next card into a cell
     Shuffle:   {"kind": "open", "card": "Qh"}, ... x 25                    laid out open, apart from the grid
                {"kind": "place", "card": "Qh", "cell": [r, c]}, ... x 25   then moved into its cell
@@ -26,18 +31,20 @@ import numpy as np
 
 from assistant.cards import Card
 from assistant.deals import deal_order
+from assistant.games.tommy_rules import PRESETS
 
-TOMMY_VARIANTS = ("standard", "four-at-a-time")
+TOMMY_VARIANTS = tuple(PRESETS)
 POKER_VARIANTS = ("american", "english", "american-adjacent", "english-adjacent", "american-shuffle",
                   "english-shuffle")
 
 
 def play_tommy(seed: int, turns: int | None = None, variant: str = "standard", *, player_seed: int | None = None,
                follow: float = 0.8) -> dict:
-    """Play the deal ``deal_order(seed)``; stop after ``turns`` turned cards (None: the whole game, waste tops
-    played up at the end). ``follow``: how often the player takes the heuristic's choice."""
+    """Play the deal ``deal_order(seed)``; stop after ``turns`` turned cards (None: the whole game, every redeal
+    the rules allow taken, waste tops played up at the end). ``follow``: how often the player takes the
+    heuristic's choice."""
     from assistant.games.tommy import TommyRules, TommyState
-    from assistant.games.tommy_rules import Move
+    from assistant.games.tommy_rules import REDEAL, Move
 
     if variant not in TOMMY_VARIANTS:
         raise ValueError(f"Sir Tommy videos support {', '.join(TOMMY_VARIANTS)}, not {variant!r}")
@@ -60,19 +67,26 @@ def play_tommy(seed: int, turns: int | None = None, variant: str = "standard", *
                 return
             do(ups[int(rng.integers(len(ups)))])
 
+    bases, stock = [str(c) for c in state.bases], len(state.stock_cards())
     turned = 0
-    while state.needs_card() and (turns is None or turned < turns):
-        while state.needs_card():  # one card, or four at a time
-            steps.append({"kind": "turn", "card": str(state.turn_next())})
-            turned += 1
-        while state.hand:  # placed in an order of the player's own
-            k = int(rng.integers(len(state.hand))) if len(state.hand) > 1 else 0
-            do(_tommy_choice(state, k, rng, follow))
-        play_up(0.55)
-    if turns is None:
+    while True:
+        while state.needs_card() and (turns is None or turned < turns):
+            while state.needs_card():  # one card, or four at a time
+                steps.append({"kind": "turn", "card": str(state.turn_next())})
+                turned += 1
+            while state.hand:  # placed in an order of the player's own
+                k = int(rng.integers(len(state.hand))) if len(state.hand) > 1 else 0
+                do(_tommy_choice(state, k, rng, follow))
+            play_up(0.55)
+        if turns is not None:
+            break
         play_up(1.0)
+        if not state.is_legal(REDEAL):
+            break
+        state.apply(REDEAL)
+        steps.append({"kind": "redeal"})
     finished = state.is_terminal()
-    return {"game": "tommy", "variant": variant, "seed": seed, "steps": steps,
+    return {"game": "tommy", "variant": variant, "seed": seed, "steps": steps, "bases": bases, "stock": stock,
             "result": {"won": state.is_won(), "foundation_cards": state.foundation_cards(), "finished": finished}}
 
 

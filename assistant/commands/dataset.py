@@ -94,8 +94,10 @@ def add_parser(subparsers) -> None:
                                      "(vision/training/game_video.py)")
     v.add_argument("--game", choices=("tommy", "poker"), required=True)
     v.add_argument("--seed", type=int, default=0, help="the deal (deal_order(seed)); also seeds the player and the look")
-    v.add_argument("--variant", default=None, help="tommy: standard (default), four-at-a-time; poker: american "
-                   "(default), english, american-adjacent, english-adjacent, american-shuffle, english-shuffle")
+    v.add_argument("--variant", default=None, help="tommy: standard (default) or any other Sir Tommy preset "
+                   "(four-at-a-time, calculation, one-redeal, in-suit, ...: base cards set out, redeals played); "
+                   "poker: american (default), english, american-adjacent, english-adjacent, american-shuffle, "
+                   "english-shuffle")
     v.add_argument("--turns", type=int, default=None, help="tommy: stop after N turned cards (default: whole game)")
     v.add_argument("--cards", type=int, default=25, help="poker: place the first N cards (default 25)")
     v.add_argument("--deck", default=None, help="card design (a rasterised deck name, see datasets/decks.json)")

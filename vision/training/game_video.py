@@ -4,7 +4,8 @@
 turns and moves, plain data) as it looks through a webcam: a table, the cards laid out (Sir Tommy: stock face
 down, the turned card beside it, four foundations in a row, four waste piles fanned downwards so each covered
 card's corner shows, four at a time: the four turned cards laid in a row beside the stock first, or each carried
-from the stock straight to its place; Poker: a 5x5 grid with gaps and no lines, slightly crooked cards, Poker
+from the stock straight to its place, the variants' base cards set out on the foundations, a redeal's waste piles
+gathered face down onto the stock; Poker: a 5x5 grid with gaps and no lines, slightly crooked cards, Poker
 Shuffle: the 25 cards laid out open in rows of seven beside it first), a procedural hand that
 takes each card from the stock (or from off-screen), carries it face up to its place, lets go and leaves, hands
 that pass over the table and move nothing, motion blur, camera shake, slow light changes, sensor noise and
@@ -13,6 +14,7 @@ JPEG-like compression. Writes ``out_stem.mp4`` (OpenCV, 'mp4v') and ``out_stem.j
     {"game": "tommy"|"poker", "variant", "deck", "held_out", "seed", "fps", "width", "height", "frames",
      "events": [{"event": "card", "card": "Qh", "still_frame": F},      the card lies still, face up, first time
                 {"event": "move", "card": "Qh", "move": "S>W2", "still_frame": F},     Sir Tommy
+                {"event": "move", "card": null, "move": "R", "still_frame": F},        a redeal (piles gathered)
                 {"event": "move", "card": "Qh", "cell": [r, c], "still_frame": F}],    Poker, cell as seen
      (four at a time: a batch's card events come before its moves, which the engine takes only once all are
      turned; Poker Shuffle: 25 card events, then the moves in the same order, all at the arrangement's still frame)
@@ -305,6 +307,8 @@ class GameRenderer:
         piles = [[] for _ in range(4)]
         peak = [1, 1, 1, 1]
         for st in self.script["steps"]:
+            if st["kind"] == "redeal":
+                piles = [[] for _ in range(4)]
             if st["kind"] != "move":
                 continue
             src, dst = st["move"].split(">")
@@ -520,9 +524,11 @@ class GameRenderer:
             self.emit(hand=(tuple(target), entry))
         self.move_hand(target, entry, self.sec(0.35, 0.6), entry)
 
-    def carry(self, card: str, src_pose, dst_pose, face_down_at_start: bool, on_pick, on_release) -> int:
-        """Hand in, pick the card at ``src_pose``, carry it face up to ``dst_pose``, let go, hand out.
-        ``on_pick()`` takes it off the table state, ``on_release()`` lays it; returns the still frame."""
+    def carry(self, card: str, src_pose, dst_pose, face_down_at_start: bool, on_pick, on_release,
+              face_down_at_end: bool = False) -> int:
+        """Hand in, pick the card at ``src_pose``, carry it face up to ``dst_pose`` (turned face down on the way
+        with ``face_down_at_end``), let go, hand out. ``on_pick()`` takes it off the table state, ``on_release()``
+        lays it; returns the still frame."""
         entry = self.entry_point()
         g0 = self.grip_point(src_pose, entry)
         self.move_hand(entry, g0, self.sec(0.35, 0.6), entry)
@@ -532,7 +538,7 @@ class GameRenderer:
             self.emit(hand=(tuple(g0), entry), card=(card, *src_pose[:2], src_pose[2], _flip_scale(flip0), 1.0))
         g1 = self.grip_point(dst_pose, entry)
         self.move_hand(g0, g1, self.sec(0.45, 0.8), entry, card=card, card_from=src_pose, card_to=dst_pose,
-                       flip_from=flip0, flip_to=1.0)
+                       flip_from=flip0, flip_to=-1.0 if face_down_at_end else 1.0)
         on_release()
         still_frame = self.frame_index
         for _ in range(self.sec(0.05, 0.15)):
@@ -551,7 +557,9 @@ class GameRenderer:
         self.stock_angle = self.rng.normal(0, 2.0)
         try:
             if self.game == "tommy":
-                self.table.stock = 52
+                self.table.stock = self.script.get("stock", 52)
+                for i, card in enumerate(self.script.get("bases", [])):  # set out before play
+                    self.table.piles[f"F{i}"] = [card]
                 self.rebuild_static()
                 self.still(1.0, 1.5)
                 self._play_tommy()
@@ -580,6 +588,9 @@ class GameRenderer:
             self._maybe_pass()
             if st["kind"] == "turn" and steps[i + 1]["kind"] == "turn":
                 i = self._play_batch(steps, i)
+            elif st["kind"] == "redeal":
+                self.events.append({"event": "move", "card": None, "move": "R", "still_frame": self._gather()})
+                i += 1
             elif st["kind"] == "turn":
                 card = st["card"]
                 nxt = steps[i + 1]
@@ -647,6 +658,28 @@ class GameRenderer:
             self.still(0.3, 0.8)
         self.events += moves  # the engine places no card before the whole batch is turned
         return i
+
+    def _gather(self) -> int:
+        """A redeal: each waste pile picked up whole by its top card and put face down as the new stock; returns
+        the still frame after the last."""
+        t = self.table
+        stock_pose = (*t.places["stock"], self.stock_angle)
+        still = self.frame_index
+        for place in sorted(p for p, cards in t.piles.items() if p.startswith("W") and cards):
+            pile = t.piles[place]
+
+            def pick(place=place):
+                t.piles[place] = []
+                self.rebuild_static()
+
+            def put(n=len(pile)):
+                t.stock += n
+                self.rebuild_static()
+
+            still = self.carry(pile[-1], t.pose(place, len(pile) - 1, pile[-1]), stock_pose, False, pick, put,
+                               face_down_at_end=True)
+            self.still(0.2, 0.5)
+        return still
 
     def take_from_stock(self) -> None:
         self.table.stock -= 1
