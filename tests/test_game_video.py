@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2")
@@ -17,6 +18,7 @@ from assistant.deals import deal_order  # noqa: E402
 from assistant.games.poker import PokerRules, PokerState, score_grid  # noqa: E402
 from assistant.games.tommy import TommyState  # noqa: E402
 from vision.training.game_video import GameRenderer, VideoOptions, procedural_faces  # noqa: E402
+from vision.training.table_drawing import project  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SMALL = VideoOptions(width=256, height=144, fps=8, speed=2.5, min_card_px=24, hand_passes=0.3)
@@ -207,6 +209,25 @@ def test_a_poker_shuffle_is_laid_out_open_then_arranged_as_the_result_says(faces
     assert truth["result"]["english"] >= 70  # the shuffle solver's arrangement, not a random one
     for x, y in [*truth["layout"]["cells"].values(), *truth["layout"]["spread"]]:
         assert 0 <= x < truth["width"] and 0 <= y < truth["height"]
+
+
+@pytest.mark.parametrize("game", ["tommy", "poker"])
+def test_a_knocked_camera_moves_the_view_once_halfway_and_the_truth_keeps_the_layout_first_seen(
+        faces, tmp_path, game):
+    options = VideoOptions(**{**SMALL.__dict__, "nudge": 0.7, "width": 426, "height": 240, "min_card_px": 20})
+    script = play_tommy(4, turns=8) if game == "tommy" else play_poker(4, cards=6)
+    r, truth = render(script, faces, tmp_path / "knocked", options=options)
+    plain = render(script, faces, tmp_path / "plain")[1]
+    assert "nudge" not in plain
+    knock = truth["nudge"]
+    frames = [e["still_frame"] for e in truth["events"]]
+    assert frames[0] < knock["frame"] < frames[-1]
+    assert np.hypot(*knock["shift_px"]) >= 0.7 * 0.6 * truth["layout"]["camera"]["card_height_px"]
+    assert abs(knock["turn_deg"]) <= 8 and 0.93 <= knock["scale"] <= 1.07
+    assert not np.allclose(r.h_base, r.h_layout)
+    for x, y in project(r.h_base, list(r.table.places.values()) if game == "tommy" else
+                        [r.table.places[f"{row},{col}"] for row in range(5) for col in range(5)]):
+        assert 0 <= x < truth["width"] and 0 <= y < truth["height"], "the layout stays in view"
 
 
 def test_the_same_seed_renders_the_same_truth(faces, tmp_path):

@@ -117,6 +117,9 @@ def add_parser(subparsers) -> None:
     v.add_argument("--straight", action="store_true",
                    help="tommy: every turned card laid straight onto its place, none beside the stock first (a "
                         "player the camera never sees hold a card in hand)")
+    v.add_argument("--nudge", type=float, default=0.0, metavar="D",
+                   help="the camera knocked halfway through the game: D card heights aside, a turn of up to 8 "
+                        "degrees, up to 7 %% nearer or further, then kept so (default 0: never)")
     v.add_argument("--look", type=int, default=None,
                    help="seed of the look (table, layout, camera, light, hands) apart from the deal (default: --seed)")
     v.add_argument("--out", type=Path, default=None,
@@ -390,6 +393,7 @@ def _video(args: argparse.Namespace) -> int:
         options.two_step, options.hand_passes, options.still = 0.3, 0.05, (0.4, 0.9)
     if args.straight:
         options.two_step = 0.0
+    options.nudge = args.nudge
     if kind.video_card_height:
         options.card_height = kind.video_card_height
     if args.card_height:

@@ -19,7 +19,8 @@ JPEG-like compression. Writes ``out_stem.mp4`` (OpenCV, 'mp4v') and ``out_stem.j
      (four at a time: a batch's card events come before its moves, which the engine takes only once all are
      turned; Poker Shuffle: 25 card events, then the moves in the same order, all at the arrangement's still frame)
      "result": {"won", "foundation_cards", "finished"} | {"rows", "american", "english", "finished"},
-     "layout": {...}}
+     "layout": {...},                                                  the places as the camera first sees them
+     "nudge": {"frame", "shift_px", "turn_deg", "scale"}}               with --nudge: the camera knocked there
 
 ``still_frame`` is the first frame in which the card lies at rest where it went (the hand has let go; it may
 still be over the card for a few frames as it leaves). Poker cells and rows are "as seen in the image": top row
@@ -208,6 +209,7 @@ class VideoOptions:
     shake: float = 1.0  # camera shake (0: a camera on a tripod)
     light: float = 1.0  # slow light changes (0: steady light)
     quarter_turns: tuple[int, ...] = (0, 1, 2, 3)
+    nudge: float = 0.0  # card heights the camera is knocked halfway through the game (then stays so), 0: never
 
 
 class GameRenderer:
@@ -227,6 +229,7 @@ class GameRenderer:
         self._setup_look()
         self.static: np.ndarray | None = None
         self.writer = None
+        self.nudged: dict | None = None  # where and how the camera was knocked (VideoOptions.nudge)
 
     # -- set-up --------------------------------------------------------------------------------------------
     def _setup_geometry(self, faces) -> None:
@@ -259,9 +262,9 @@ class GameRenderer:
             ext = np.array([(x + sx * hw, y + sy * hh) for name, (x, y) in table.places.items() if name in used
                             for sx in (-1, 1) for sy in (-1, 1)])  # a partial game: only the cells it uses
         centre = (ext.min(axis=0) + ext.max(axis=0)) / 2
-        margin = 0.03 * o.height
         frame_centre = np.array([o.width / 2, o.height / 2]) + rng.uniform(-0.03, 0.03, 2) * [o.width, o.height]
         for _ in range(80):  # shrink until the whole layout is in view (then straighten the camera)
+            margin = 0.03 * o.height + 1.2 * o.nudge * ch_img  # room for a knocked camera (--nudge)
             p = project(camera_homography(centre, frame_centre, ch_img / unit, angle, tilt, tilt_dir), ext)
             if (p[:, 0].min() >= margin and p[:, 1].min() >= margin and p[:, 0].max() <= o.width - margin
                     and p[:, 1].max() <= o.height - margin):
@@ -294,6 +297,8 @@ class GameRenderer:
         self.canvas_size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
         t = np.array([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]], np.float64)
         self.h_base = self.h_base @ t
+        self.h_layout = self.h_base  # the camera as set up: the truth's layout and cells (a nudge moves h_base)
+        self.ext = ext + shift  # canvas px, as the places
         self.camera = {"rotation_deg": round(angle, 2), "quarter_turns": int(round(angle / 90.0)) % 4,
                        "tilt": round(tilt, 3), "card_height_px": round(ch_img, 1), **info}
         # faces at canvas size (area-resampled once)
@@ -524,6 +529,38 @@ class GameRenderer:
             self.emit(hand=(tuple(target), entry))
         self.move_hand(target, entry, self.sec(0.35, 0.6), entry)
 
+    def nudge_camera(self) -> None:
+        """The camera (or the table) is knocked: within half a second the view slides ``nudge`` card heights in a
+        direction drawn here, turns up to 8 degrees and comes up to 7 % nearer or further, then stays so; where no
+        direction keeps the layout in view, the turn and zoom are smaller, then the slide shorter. Recorded in
+        the truth's ``nudge``."""
+        o = self.opt
+        c = np.array([o.width / 2, o.height / 2])
+        dist = o.nudge * self.camera["card_height_px"]
+        turn, zoom = self.rng.uniform(-8.0, 8.0), self.rng.uniform(0.93, 1.07)
+        margin = 0.01 * o.height
+        start = self.h_base
+
+        def knocked(e: float, offset: np.ndarray, twist: float) -> np.ndarray:
+            r = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), float(turn * twist * e), float(zoom ** (twist * e)))
+            m = np.vstack([r, [0, 0, 1]])
+            m[:2, 2] += offset * e
+            return m @ start
+
+        for reach, twist in [(1.0, 1.0)] * 8 + [(1.0, 0.5)] * 8 + [(1.0, 0.0)] * 8 + [(0.6, 0.0)] * 8:
+            a = self.rng.uniform(0, 2 * math.pi)
+            offset = dist * reach * np.array([math.cos(a), math.sin(a)])
+            p = project(knocked(1.0, offset, twist), self.ext)
+            if (p.min(axis=0) >= margin).all() and (p.max(axis=0) <= [o.width - margin, o.height - margin]).all():
+                break
+        n = self.sec(0.3, 0.6)
+        for i in range(1, n + 1):
+            t = i / n
+            self.h_base = knocked(t * t * (3 - 2 * t), offset, twist)
+            self.emit()
+        self.nudged = {"frame": self.frame_index, "shift_px": [round(float(v), 1) for v in offset],
+                       "turn_deg": round(float(turn * twist), 2), "scale": round(float(zoom ** twist), 3)}
+
     def carry(self, card: str, src_pose, dst_pose, face_down_at_start: bool, on_pick, on_release,
               face_down_at_end: bool = False) -> int:
         """Hand in, pick the card at ``src_pose``, carry it face up to ``dst_pose`` (turned face down on the way
@@ -574,6 +611,12 @@ class GameRenderer:
         self.out_stem.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
         return truth
 
+    def _maybe_nudge(self, step: int, steps: int) -> None:
+        """The camera knocked once, at the first step of the game's second half (``VideoOptions.nudge``)."""
+        if self.opt.nudge > 0 and self.nudged is None and step >= steps // 2:
+            self.nudge_camera()
+            self.still()
+
     def _maybe_pass(self) -> None:
         if self.rng.random() < self.opt.hand_passes:
             self.hand_pass()
@@ -585,6 +628,7 @@ class GameRenderer:
         i = 0
         while i < len(steps):
             st = steps[i]
+            self._maybe_nudge(i, len(steps))
             self._maybe_pass()
             if st["kind"] == "turn" and steps[i + 1]["kind"] == "turn":
                 i = self._play_batch(steps, i)
@@ -702,7 +746,8 @@ class GameRenderer:
     def _play_poker(self) -> None:
         opened: list[str] = []  # Poker Shuffle: the cards laid out open, in order
         moves, arranged = [], None
-        for st in self.script["steps"]:
+        for i, st in enumerate(self.script["steps"]):
+            self._maybe_nudge(i, len(self.script["steps"]))
             self._maybe_pass()
             card = st["card"]
             if st["kind"] == "place" and card in opened:  # Poker Shuffle: moved from the spread into its cell
@@ -743,9 +788,9 @@ class GameRenderer:
     # -- truth -----------------------------------------------------------------------------------------------
     def seen_cell(self, r: int, c: int) -> list[int]:
         """The engine cell (r, c) as seen in the image: the grid's axes snapped to the image's axes."""
-        p00 = project(self.h_base, [self.table.places["2,2"]])[0]
-        ex = project(self.h_base, [self.table.places["2,3"]])[0] - p00
-        ey = project(self.h_base, [self.table.places["3,2"]])[0] - p00
+        p00 = project(self.h_layout, [self.table.places["2,2"]])[0]
+        ex = project(self.h_layout, [self.table.places["2,3"]])[0] - p00
+        ey = project(self.h_layout, [self.table.places["3,2"]])[0] - p00
         sx, sy = _snap(ex), _snap(ey)
         off = (c - 2) * sx + (r - 2) * sy
         return [int(2 + off[1]), int(2 + off[0])]
@@ -762,10 +807,11 @@ class GameRenderer:
             res = {"rows": rows, **res}
         return {"game": self.game, "variant": self.script.get("variant"), **self.meta,
                 "seed": self.script.get("seed"), "fps": o.fps, "width": o.width, "height": o.height,
-                "frames": self.frame_index, "events": self.events, "result": res, "layout": self.layout()}
+                "frames": self.frame_index, "events": self.events, "result": res, "layout": self.layout(),
+                **({"nudge": self.nudged} if self.nudged else {})}
 
     def layout(self) -> dict:
-        h = self.h_base
+        h = self.h_layout
         out = {"camera": self.camera}
         pos = lambda p: [round(float(v), 1) for v in project(h, [p])[0]]  # noqa: E731
         t = self.table
