@@ -8,7 +8,7 @@ dropped frames, a card lifted and put back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -448,6 +448,22 @@ def table_moved(script: Script, from_frame: int, offset=(0.0, 0.0), angle_deg: f
 
     for f in script.frames[from_frame:]:
         f.cards = [Seen(s.card, s.confidence, moved(s.box), s.corners) for s in f.cards]
+
+
+def jolted_alone(script: Script, frame: int, card: str, offset) -> None:
+    """After the still run starting at ``frame``: hands hide every card but ``card``, which is read ``offset``
+    pixels off its place for a moment (the camera jolted as they passed), then the table is seen as before. Frames
+    are inserted: the truth's later still frames move on with them."""
+    end = next(i for i in range(frame, len(script.frames)) if script.frames[i].moving)
+    seen = next(s for s in script.frames[frame].cards if s.card == card)
+    dx, dy = offset
+    box = (seen.box[0] + dx, seen.box[1] + dy, seen.box[2] + dx, seen.box[3] + dy)
+    inserted = ([Frame(True, []) for _ in range(3)] + [Frame(False, [replace(seen, box=box)]) for _ in range(6)]
+                + [Frame(True, []) for _ in range(3)])
+    script.frames[end:end] = inserted
+    for e in script.truth:
+        if e["still_frame"] >= end:
+            e["still_frame"] += len(inserted)
 
 
 def halfway_motion(script: Script) -> int:

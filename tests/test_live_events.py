@@ -14,9 +14,10 @@ import re
 import numpy as np
 import pytest
 
-from live_sim import (Camera, Script, Seen, drop_frames, four_at_a_time_script, halfway_motion, hands_over_it,
-                      hands_over_still_table, hands_while_it_lies, lift_and_put_back, misread_single_frames, pause,
-                      poker_script, poker_shuffle_script, run_script, table_moved, tommy_script)
+from live_sim import (H, Camera, Script, Seen, drop_frames, four_at_a_time_script, halfway_motion, hands_over_it,
+                      hands_over_still_table, hands_while_it_lies, jolted_alone, lift_and_put_back,
+                      misread_single_frames, pause, poker_script, poker_shuffle_script, run_script, table_moved,
+                      tommy_script)
 
 from assistant.benchmarks.camera import standing
 from assistant.cards import Card
@@ -690,6 +691,19 @@ def test_a_card_seen_lying_before_the_turned_card_but_not_yet_read_steadily_come
     assert truth_of(script)[4:8] == [("card", "7c", None), ("move", "7c", "S>W0"), ("card", "4s", None),
                                      ("move", "4s", "S>W0")]
     assert_followed_exactly(with_faults(script, 195), final, "one-redeal")
+
+
+@pytest.mark.parametrize("direction", [(1, 0), (0, 1)], ids=["towards-the-next-pile", "down-the-pile"])
+def test_strategy_a_waste_top_read_alone_just_off_its_place_while_hands_hide_the_rest_is_not_moved(direction):
+    """Strategy lets a waste top go onto another waste pile, an empty one too. Hands hide every card but the 3d
+    just laid, read a little over half a card off its place (the camera jolted as they passed): with no other card
+    of the game read in its place, nothing shows that the 3d moved rather than the camera, and half a card from
+    its place is no new place. Before, it was moved onto the next pile, or to a new pile."""
+    script, final = tommy_script(0, variant="strategy")
+    laid = [e for e in script.truth if e["event"] == "move" and e["move"].startswith("S>W")][5]
+    assert (laid["card"], laid["move"]) == ("3d", "S>W1")
+    jolted_alone(script, laid["still_frame"], "3d", 0.55 * H * script.cam.scale * np.array(direction))
+    assert_followed_exactly(script, final, "strategy")
 
 
 def test_a_quick_players_ace_taken_for_a_foundation_moving_up_with_the_next_card_held_lays_that_card_first():

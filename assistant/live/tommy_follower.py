@@ -231,7 +231,7 @@ class TommyFollower(Follower):
                 continue  # a new card may lie on it: a covered top can be read with its cover's box
             t = pile[-1]
             p = self._xy(view, t)
-            if self._dist(p, self.pos[t]) <= MOVED:
+            if self._dist(p, self.pos[t]) <= MOVED or not self._anchored(t, p, view):
                 continue
             if self._at_hand_spot(p) and self.spot_from is not None:
                 spot = self._spot_was_pile(t, i, p)
@@ -358,6 +358,17 @@ class TommyFollower(Follower):
                     return True
                 return out.error
         return None
+
+    def _anchored(self, card: Card, p: np.ndarray, view: TableView) -> bool:
+        """Another card of the game is read whole in its place (or none lies on the table but those ``card``, now
+        at ``p``, covers, where they lay or were glimpsed): ``card`` seen off its place moved on the table. With
+        every other card hidden (hands over the table) the camera may have jolted instead."""
+        def covered(c: Card) -> bool:
+            return self._dist(self.pos[c], p) < ON_TOP or (c in view.glimpsed and self._dist(view.glimpsed[c].xy, p)
+                                                           < ON_TOP)
+        others = [c for c in self._on_table() if c != card and c in self.pos and not covered(c)]
+        return not others or any(c in view and self._whole(view[c]) and self._dist(self._xy(view, c), self.pos[c])
+                                 <= MOVED for c in others)
 
     def _seen_before(self, cards: list[Card], card: Card) -> bool:
         """One of ``cards`` was seen lying still before ``card`` was (both glimpsed before joining the game): it
@@ -1069,6 +1080,8 @@ class TommyFollower(Follower):
             return best[1]
         ends = {pile[k] for pile in list(st.foundations) + list(st.waste) if pile for k in (0, -1)}
         others = [q for c, q in self.pos.items() if c != card and c in ends]  # each place's top and bottom
+        if from_pile is not None and card in self.pos:
+            others.append(self.pos[card])  # a waste top read just off its place: the camera jolted, it was not moved
         if any(self._dist(p, q) < FREE for q in others):
             return f"{card} lies between places (not on a pile, not clear of them)"
         if defer_new and not self.hand_spots and self._may_come() - {card}:
