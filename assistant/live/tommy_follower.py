@@ -363,9 +363,9 @@ class TommyFollower(Follower):
         """Another card of the game is read whole in its place (or none lies on the table but those ``card``, now
         at ``p``, covers, where they lay or were glimpsed): ``card`` seen off its place moved on the table. With
         every other card hidden (hands over the table) the camera may have jolted instead."""
-        def covered(c: Card) -> bool:
-            return self._dist(self.pos[c], p) < ON_TOP or (c in view.glimpsed and self._dist(view.glimpsed[c].xy, p)
-                                                           < ON_TOP)
+        def covered(c: Card) -> bool:  # under ``card`` now: where it lay, or where it was glimpsed
+            at = [self.pos[c]] + ([view.glimpsed[c].xy] if c in view.glimpsed else [])
+            return any(self._dist(q, p) < ON_TOP for q in at)
         others = [c for c in self._on_table() if c != card and c in self.pos and not covered(c)]
         return not others or any(c in view and self._whole(view[c]) and self._dist(self._xy(view, c), self.pos[c])
                                  <= MOVED for c in others)
