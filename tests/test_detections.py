@@ -264,6 +264,21 @@ def test_a_surely_read_other_card_inside_a_card_box_is_a_card_of_its_own():
     assert cards.data["card"].tolist() == ["4h"] and card_id.tolist() == [0, -1]
 
 
+def test_a_card_whose_two_corners_read_as_two_suits_of_one_colour_is_one_card():
+    """An Ac whose other corner is read As, surely: no covered As lies there (a deck holds one of each, and a
+    covered card's index showing there is seldom the suit twin) but the card's own corner with its suit misread. One
+    card, named by the vote; a corner of another rank or colour read surely there is still a card of its own."""
+    corners = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.5, 0)], ["Ac", "As"], card_conf=[0.97, 0.9])
+    card_boxes = dets([(5, 5, 140, 190, 0.6, 1)])
+    cards, card_id = group_cards(corners, card_boxes)
+    assert cards.data["card"].tolist() == ["Ac"] and card_id.tolist() == [0, -1]
+    assert cards.xyxy.tolist() == [[5, 5, 140, 190]]
+    for other in ("Ah", "2s"):
+        two = named([(10, 10, 30, 40, 0.9, 0), (110, 150, 130, 180, 0.5, 0)], ["Ac", other], card_conf=[0.97, 0.9])
+        cards, card_id = group_cards(two, card_boxes)
+        assert cards.data["card"].tolist() == ["Ac", other]
+
+
 def test_an_index_boxed_twice_counts_once_in_its_cards_vote():
     """A Ks whose top corner is misread Kc and boxed twice by the detector: two Kc boxes on one index must not
     outvote the Ks corner at the other end of the card."""

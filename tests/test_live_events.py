@@ -706,6 +706,31 @@ def test_strategy_a_waste_top_read_alone_just_off_its_place_while_hands_hide_the
     assert_followed_exactly(script, final, "strategy")
 
 
+@pytest.mark.parametrize("seed, variant", [(0, "standard"), (1, "standard"), (2, "in-suit")])
+def test_a_turned_card_read_as_its_suit_twin_in_hand_and_as_itself_once_laid_is_one_card(seed, variant):
+    """Clubs and spades of a small index told apart now one way, now the other: the turned card is read steadily
+    as its rank in the other suit of its colour while it lies beside the stock, and as itself once laid. One card,
+    named as it lies: before, the twin was taken as turned, the card as a second new one, and the game went astray
+    (the in-suit video of session 39: its first card, the Ac, read As in hand)."""
+    script, final = tommy_script(seed, variant=variant)
+    turned = [e for e in script.truth if e["event"] == "card"]
+    laid: dict[str, int] = {}  # when each card was first laid
+    for e in script.truth:
+        if e["event"] == "move":
+            laid.setdefault(e["card"], e["still_frame"])
+    order = deal_order(seed)
+
+    def twin(c: Card) -> Card:
+        return next(Card(c.rank, s) for s in type(c.suit) if s != c.suit and s.is_red == c.suit.is_red)
+
+    held = [e for e in turned if laid[e["card"]] > e["still_frame"]  # lay beside the stock a while, its twin to come
+            and order.index(twin(Card.parse(e["card"]))) > order.index(Card.parse(e["card"]))]
+    card = Card.parse(held[2]["card"])
+    for f in script.frames[held[2]["still_frame"]:laid[str(card)]]:
+        f.cards = [replace(s, card=str(twin(card))) if s.card == str(card) else s for s in f.cards]
+    assert_followed_exactly(script, final, variant)
+
+
 def test_a_quick_players_ace_taken_for_a_foundation_moving_up_with_the_next_card_held_lays_that_card_first():
     """Every card laid straight from the stock, the piles beside the foundations: the Ac laid on a waste pile is
     taken for a new foundation, and the Qs after it (the turned spot not known) for a card still in hand. The Ac

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.boxes import box_ioa
-from vision.card_names import card_index
+from vision.card_names import RED_SUITS, card_index
 from vision.detections import Detections
 
 DEFAULT_REACH = 8.0
@@ -154,7 +154,8 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
     outvote the card's other corner. The other names are suppressed, except those read surely (at least
     STRAY_SURE): a covered card's index showing inside the box (a fan, or two cards boxed as one), given away
     (owner -1) to be a card of its own. (Read surely, such a corner is another card more often than a misread:
-    docs/BENCHMARKS.md, session 26.)"""
+    docs/BENCHMARKS.md, session 26.) Not the winner's suit twin (:func:`suit_twins`), however surely read: that is
+    the card's own corner with its suit misread (an Ac whose other corner reads As would otherwise be two cards)."""
     n = len(corners)
     suppressed = np.zeros(n, dtype=bool)
     if card_boxes is None or len(card_boxes) == 0 or n == 0:
@@ -180,9 +181,16 @@ def vote_in_card_boxes(corners: Detections, names: np.ndarray, scores: np.ndarra
             totals[names[i]] = totals.get(names[i], 0.0) + float(scores[i])
         winner = max(totals, key=totals.get)
         others = np.array([i for i in members if names[i] != winner], np.int64)
-        suppressed[others[~sure[others]]] = True
-        owner[others[sure[others]]] = -1
+        away = sure[others] & ~np.array([suit_twins(names[i], winner) for i in others], bool)
+        suppressed[others[~away]] = True
+        owner[others[away]] = -1
     return suppressed, owner
+
+
+def suit_twins(a: str, b: str) -> bool:
+    """Two names of one rank in the two suits of one colour (``Ac`` and ``As``): what one card's corners read as
+    when its suit is hard to tell, and seldom two cards lying as one card's two corners (a deck holds one of each)."""
+    return a != b and a[:-1] == b[:-1] and (a[-1] in RED_SUITS) == (b[-1] in RED_SUITS)
 
 
 def group_cards(corners: Detections, card_boxes: Detections | None = None, reach: float = DEFAULT_REACH,

@@ -34,7 +34,10 @@ a waste pile there and played up at once. The other way round, a waste pile hold
 a foundation was a foundation when a card is laid right on it as on one (covering it, not a fan step on), or when
 a card comes to a new place with no waste pile left empty. A new card lying where a waste top lay that has moved
 came after that top's move. A card the player renames is placed again by where it lies
-(``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile.
+(``move_as``): read as an Ace it started a foundation, as itself it starts a waste pile. The card in hand gone
+from the turned spot as its suit twin (its rank in the other suit of its colour) appears where it was laid, never
+seen at the turned spot, is that card read anew (clubs and spades of a small index): the turn is told again under
+the name it has where it lies.
 
 Four at a time: the four new cards are turned first, then each is laid where it lies, from a row beside the stock
 or straight from the hand (the player's way is learned from the first batch: ``_step_batch``; a card of it first
@@ -324,6 +327,9 @@ class TommyFollower(Follower):
                     continue
                 return self._play(h, target, p, view)
         if new and st.hand and not st.needs_card():  # a new card came while this one was still in hand
+            renamed = self._read_anew(view, new)
+            if renamed is not None:
+                return renamed
             laid = self._lay_held(view)
             if laid is not None:
                 return laid
@@ -358,6 +364,28 @@ class TommyFollower(Follower):
                     return True
                 return out.error
         return None
+
+    def _read_anew(self, view: TableView, new: list[Card]):
+        """The card in hand, gone from where it lay, read as its suit twin (its rank in the other suit of its colour)
+        where it was laid, away from the turned spot and never seen there: one card, not a new one turned (clubs and
+        spades of a small index are told apart now one way, now the other). The turn is told again with the name
+        read where the card lies now (the player corrects it if that is the wrong one) and the card is laid at the
+        next step (``_step``'s answer; None where the table does not show this)."""
+        st = self.state
+        h = st.hand[0]
+        if len(new) != 1 or len(st.hand) != 1 or h in view or h not in self.first_pos or not _suit_twins(h, new[0]):
+            return None
+        c = new[0]
+        first = self.first_pos[h]
+        at = [self._xy(view, c)] + ([self.early[c][1]] if c in self.early else [])
+        if any(self._dist(q, first) <= MOVED or self._at_hand_spot(q) for q in at):
+            return None  # seen where turned cards lie: a card turned after it
+        for event in (Undo(), Turn(c)):
+            out = self.apply(event)
+            if not out.ok:
+                return out.error
+        self.rename(h, c)
+        return True
 
     def _anchored(self, card: Card, p: np.ndarray, view: TableView) -> bool:
         """Another card of the game is read whole in its place (or none lies on the table but those ``card``, now
@@ -1343,3 +1371,8 @@ class TommyFollower(Follower):
                 return q + self.fan_step * self.size
             return q
         return None
+
+
+def _suit_twins(a: Card, b: Card) -> bool:
+    """One rank in the two suits of one colour (Ac and As): what a card's hard-to-tell suit is read as."""
+    return a != b and a.rank == b.rank and a.suit.is_red == b.suit.is_red
