@@ -71,6 +71,8 @@ OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
 LAST_CARDS = 3  # a pass's last cards may be laid unseen before the piles are gathered for a redeal
 BASES_WAIT = 150  # Calculation: frames the game waits for base cards lying whole to be read steadily (10 s)
 SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
+DRIFT = 0.15  # a top read whole this close to its place is followed there; further in one view, its reading took the
+# box of a card just laid on it and not read yet (the first card on a pile, a narrow fan: the Numerica video)
 
 
 @dataclass(frozen=True)
@@ -1223,9 +1225,9 @@ class TommyFollower(Follower):
                     self.first_pos.setdefault(c, view[c].xy)
 
     def _follow_drift(self, view: TableView) -> None:
-        """Top cards nudged a little (a pile straightened) are where they are now. Only tops and cards in hand,
+        """Top cards nudged a little (a pile straightened, the camera drifting) are where they are now. Only tops,
         read whole (both corners, a card-sized box): a covered card's reading can take its cover's box, or a
-        corner of the cover misread as it."""
+        corner of the cover misread as it; and only a little at a time (``DRIFT``)."""
         st = self.state
         stock = self._may_come()
         if st.hand or any(c in stock for c in view.cards):
@@ -1235,7 +1237,7 @@ class TommyFollower(Follower):
             s = view.cards.get(c)
             if s is None or c not in self.pos or s.corners < 2:
                 continue
-            if 0.8 * self.size <= s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= MOVED:
+            if 0.8 * self.size <= s.long_side <= 1.2 * self.size and self._dist(s.xy, self.pos[c]) <= DRIFT:
                 self.pos[c] = s.xy
 
     def _follow_shift(self, view: TableView) -> TableShift | None:
