@@ -1122,20 +1122,23 @@ def test_a_turned_sir_tommy_card_misread_steadily_as_a_covered_card_is_reported_
     assert any(f"{name} is read in two places" in w for w in warnings)
 
 
+def _one_pile_follower(name: str):
+    """A Sir Tommy follower whose game has one card, ``name``, laid on a waste pile at (300, 200), cards 80 px long."""
+    session = Session.new("tommy", "standard")
+    session.handle(Turn(Card.parse(name)))
+    session.handle(Play(Move.parse("S>W0")))
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    top = Card.parse(name)
+    follower.pos[top] = np.array([300.0, 200.0])
+    return follower, top
+
+
 def test_a_pile_top_read_only_as_a_corner_sized_box_keeps_its_remembered_place():
     """A top's remembered place follows the top when it is nudged, read whole: both corners in a card-sized box.
     Two readings of one corner (a small box, as when a card is being laid on the top) say nothing of where the
     card lies, and must not move it: the next card laid on that pile is looked for one fan step from the top."""
-    from assistant.live.table_view import Sighting, TableView
-    from assistant.live.tommy_follower import TommyFollower
-
-    session = Session.new("tommy", "standard")
-    session.handle(Turn(Card.parse("9s")))
-    session.handle(Play(Move.parse("S>W0")))
-    follower = TommyFollower(session, session.handle)
-    follower.size = 80.0
-    top = Card.parse("9s")
-    follower.pos[top] = np.array([300.0, 200.0])
+    follower, top = _one_pile_follower("9s")
 
     def view(center, box):
         return TableView(frame=1, cards={top: Sighting(top, center, box, 1.0, 0.9, 2, 10)}, card_size=80.0)
@@ -1151,16 +1154,7 @@ def test_a_pile_top_read_a_jump_away_in_one_view_keeps_its_place_until_the_card_
     (a quarter card on). Followed there, the top's place would be where the newcomer lies, and the newcomer, once
     read, a misreading of the top under it (the Numerica video of session 40). A camera drifts a little at a time:
     a top is followed only so far in one view."""
-    from assistant.live.table_view import Sighting, TableView
-    from assistant.live.tommy_follower import TommyFollower
-
-    session = Session.new("tommy", "standard")
-    session.handle(Turn(Card.parse("Kd")))
-    session.handle(Play(Move.parse("S>W0")))
-    follower = TommyFollower(session, session.handle)
-    follower.size = 80.0
-    top = Card.parse("Kd")
-    follower.pos[top] = np.array([300.0, 200.0])
+    follower, top = _one_pile_follower("Kd")
 
     def view(x, y):
         return TableView(frame=1, cards={top: Sighting(top, (x, y), (x - 28, y - 40, x + 28, y + 40), 1.0, 0.9, 2, 10)},
