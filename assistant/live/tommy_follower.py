@@ -59,6 +59,7 @@ from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
 from assistant.live.table_shift import TableShift
 from assistant.live.table_view import MIN_FRAMES, NEW_CARD_FRAMES, TableView
+from vision.grouping import suit_twins
 
 ON_TOP = 0.45  # a card this close (card sizes) to a foundation's top card lies on it
 NEXT_IN_PILE = 0.45  # before the fan step is known, a card this close to a waste top (not on it) lies on that pile
@@ -1377,4 +1378,4 @@ class TommyFollower(Follower):
 
 def _suit_twins(a: Card, b: Card) -> bool:
     """One rank in the two suits of one colour (Ac and As): what a card's hard-to-tell suit is read as."""
-    return a != b and a.rank == b.rank and a.suit.is_red == b.suit.is_red
+    return suit_twins(str(a), str(b))
