@@ -9,6 +9,7 @@ import io
 import json
 import tarfile
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,28 +122,40 @@ def test_a_fetched_package_is_unpacked_and_its_components_written(tmp_path, monk
             "react_svg": "package/dist/index.esm.js"}
     calls = []
 
-    class Reply(io.BytesIO):
-        def __enter__(self):
-            return self
+    def npm_pack(spec, into):  # npm's tool writes the tarball under its own name
+        calls.append(spec)
+        (into / "someone-cards-0.1.0.tgz").write_bytes(tgz)
+        return "someone-cards-0.1.0.tgz"
 
-        def __exit__(self, *exc):
-            return False
-
-    def urlopen(url, timeout):
-        calls.append(url)
-        return Reply(tgz)
-
-    monkeypatch.setattr(rd.urllib.request, "urlopen", urlopen)
+    monkeypatch.setattr(rd, "npm_pack", npm_pack)
     out = rd.fetch_package("@someone/cards", meta, tmp_path / "npm", tmp_path / "root", log=lambda *_: None)
     assert out == tmp_path / "root" / "npm" / "someone__cards"
     assert sorted(p.name for p in (out / "svg").iterdir()) == ["CA.svg", "H10.svg"]
     rd.fetch_package("@someone/cards", meta, tmp_path / "npm", tmp_path / "root", log=lambda *_: None)
-    assert calls == [meta["tarball"]]  # downloaded once, then taken from the cache
+    assert calls == ["@someone/cards@0.1.0"]  # downloaded once, then taken from the cache
     bad = dict(meta, integrity=_integrity(b"other"))
     (tmp_path / "npm" / "cards-0.1.0.tgz").unlink()
     with pytest.raises(ValueError, match="checksum"):
         rd.fetch_package("@someone/other", bad, tmp_path / "npm", tmp_path / "root", log=lambda *_: None)
     assert not (tmp_path / "npm" / "cards-0.1.0.tgz").exists()  # a bad download is not kept
+    assert not (tmp_path / "npm" / "someone-cards-0.1.0.tgz").exists()
+
+
+def test_without_npm_the_npm_decks_cannot_be_fetched_and_say_why(tmp_path, monkeypatch):
+    monkeypatch.setattr(rd.shutil, "which", lambda name: None)
+    with pytest.raises(OSError, match="npm is needed"):
+        rd.npm_pack("@someone/cards@0.1.0", tmp_path)
+
+
+def test_no_code_of_the_project_opens_a_network_connection():
+    """Downloads go through the package tools (apt-get download, npm pack), never through Python code."""
+    import re
+
+    root = Path(__file__).resolve().parents[1]
+    found = [str(f.relative_to(root)) for d in ("vision", "assistant") for f in (root / d).rglob("*.py")
+             if re.search(r"^\s*(?:import|from)\s+(?:urllib|http\.client|requests|socket|ftplib)\b",
+                               f.read_text(encoding="utf-8"), re.M)]
+    assert found == []
 
 
 def blank_cache(tmp_path, decks: dict[str, dict]):

@@ -3,8 +3,9 @@ ship as React components into plain SVG files, one per card.
 
 Why: the Debian decks are mostly computer-game designs; the two npm decks are the classic casino look of real
 decks (Chris Aguilar's vectorized playing cards; Adrian Kennard's English-pattern cards). Every package is pinned
-by version and sha512 in ``datasets/decks.json`` (``registry_packages``) with its licence. No Node.js is needed:
-the tarball is fetched with ``urllib`` and the compiled React code is read by the small parser below.
+by version and sha512 in ``datasets/decks.json`` (``registry_packages``) with its licence. The tarball is fetched
+by npm's own tool (``npm pack``), as the Debian decks are by ``apt-get download``: no Python code here opens a
+network connection. Nothing of Node.js runs: the compiled React code is read by the small parser below.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
 import re
+import shutil
+import subprocess
 import tarfile
-import urllib.request
 from pathlib import Path
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -28,16 +31,18 @@ def package_dir(root: Path, package: str) -> Path:
 
 
 def fetch_package(package: str, meta: dict, downloads: Path, root: Path, log=print) -> Path:
-    """Download ``meta["tarball"]`` into ``downloads`` once, check ``meta["integrity"]`` (sha512, npm's format),
-    unpack it into ``package_dir(root, package)`` and, for ``meta["react_svg"]``, write the card SVGs. Returns the
-    folder."""
-    name = meta["tarball"].rsplit("/", 1)[1]
+    """Download ``package@meta["version"]`` with ``npm pack`` into ``downloads`` once, check ``meta["integrity"]``
+    (sha512, npm's format), unpack it into ``package_dir(root, package)`` and, for ``meta["react_svg"]``, write the
+    card SVGs. Returns the folder. Raises OSError when npm is missing or cannot fetch it, ValueError on a bad
+    checksum (the download is not kept)."""
+    name = meta["tarball"].rsplit("/", 1)[1]  # the registry's file name, kept as the cache's
     tgz = downloads / name
     if not tgz.exists():
         downloads.mkdir(parents=True, exist_ok=True)
-        log(f"download {package}@{meta['version']} (npm registry)")
-        with urllib.request.urlopen(meta["tarball"], timeout=120) as reply:
-            data = reply.read()
+        log(f"npm pack {package}@{meta['version']}")
+        packed = downloads / npm_pack(f"{package}@{meta['version']}", downloads)
+        data = packed.read_bytes()
+        packed.unlink()  # kept under the registry's name once checked
         check_integrity(data, meta["integrity"], package)
         tgz.write_bytes(data)
     out = package_dir(root, package)
@@ -59,6 +64,23 @@ def fetch_package(package: str, meta: dict, downloads: Path, root: Path, log=pri
             write_react_svgs(module.read_text(encoding="utf-8"), out / "svg")
         stamp.touch()
     return out
+
+
+def npm_pack(spec: str, into: Path) -> str:
+    """Run ``npm pack SPEC`` in ``into`` (npm fetches the registry's tarball; no scripts run) and return the file
+    name it wrote. Raises OSError when npm is missing or fails."""
+    npm = shutil.which("npm")
+    if not npm:
+        raise OSError("npm is needed to fetch the npm decks (apt-get install npm)")
+    try:
+        done = subprocess.run([npm, "pack", spec, "--json", "--ignore-scripts", "--pack-destination", str(into)],
+                              cwd=into, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired as exc:
+        raise OSError(f"npm pack {spec} took over {exc.timeout:.0f} s") from exc
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["?"])[-1]
+        raise OSError(f"npm pack {spec} failed: {why}")
+    return json.loads(done.stdout)[0]["filename"]
 
 
 def check_integrity(data: bytes, integrity: str, what: str) -> None:
