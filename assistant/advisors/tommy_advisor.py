@@ -56,13 +56,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
 from assistant.advisors import tommy_kernels as K
-from assistant.cards import Card
 from assistant.stats import wilson_interval
 from assistant.games.tommy_rules import Move, TommyRules
 
@@ -590,7 +589,6 @@ def _endgame(cp, cph, cfh, cfs, cards, known: bool, P, NR, W, target,
     Kn = cp.shape[0]
     found = np.zeros((Kn, len(orders)), np.int16)
     stock = np.zeros(len(cards) + 64 + 52, np.int8)
-    alive = np.ones(Kn, np.bool_)
     nodes = 0
     for j, order in enumerate(orders):
         for k in range(Kn):

@@ -394,7 +394,7 @@ def _level2(piles, ph, fh, fs, stock, pos, n, P, NR, W, limit):
     scratch = np.zeros((2, 4, K.MAXH), np.int8); sst = np.zeros(stock.shape[0] + 64, np.int8)
     p2 = piles.copy(); ph2 = ph.copy(); fh2 = fh.copy(); fs2 = fs.copy()
     mk = np.empty(12, np.int64); ma = np.empty(12, np.int64); mb = np.empty(12, np.int64)
-    line = np.zeros((320, 3), np.int64); tmp = np.zeros((320, 3), np.int64)
+    tmp = np.zeros((320, 3), np.int64)
     bestline = np.zeros((320, 3), np.int64); bestlen = 0; bestscore = -1
     prefix = np.zeros((320, 3), np.int64); L = 0
     target = 4 * P[K.P_FOUND_SIZE]

@@ -364,11 +364,11 @@ def format_report(name: str, tally: Tally) -> str:
         f"{s['false_wrong_rank']} on a card of another {what})",
         *([f"  corner indices: {s['index_recall']:.1%} of {s['index_boxes']} detected (IoU >= 0.5), "
            f"{s['index_named_right']:.1%} of those named right by the classifier"] if s["index_boxes"] else []),
-        *([f"  by scenario (images, cards: found / wrong / missed; false cards of reported):"]
+        *(["  by scenario (images, cards: found / wrong / missed; false cards of reported):"]
           + [f"    {name:32s} {v['images']:4d} {v['labelled_cards']:5d}: {v['recall']:6.1%} / {v['wrong']:6.1%} / "
              f"{v['missed']:6.1%}; false {v['false_cards']:6.1%} of {v['reported_cards']}"
              for name, v in s["by_scenario"].items()] if s["by_scenario"] else []),
-        *([f"  by card size (cards: found / wrong / missed):"]
+        *(["  by card size (cards: found / wrong / missed):"]
           + [f"    {name:32s} {v['cards']:5d}: {v['found']:6.1%} / {v['wrong']:6.1%} / {v['missed']:6.1%}"
              for name, v in s["by_size"].items()] if s["by_size"] else []),
         "  traps (confusions either way): " + ", ".join(f"{k} {v}" for k, v in s["traps"].items()),
