@@ -1166,6 +1166,50 @@ def test_a_pile_top_read_a_jump_away_in_one_view_keeps_its_place_until_the_card_
     assert follower.pos[top].tolist() == [306.0, 203.0]
 
 
+def _fanned_piles_follower():
+    """A Sir Tommy follower whose four waste piles hold two cards each, fanned downwards (80 px cards, piles 100 px
+    apart): covered Kd Qh Js 10h at y = 100, their tops 9c 7s 5d 4c a fan step (22 px) below."""
+    session = Session.new("tommy", "standard")
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    for w, (under, top) in enumerate([("Kd", "9c"), ("Qh", "7s"), ("Js", "5d"), ("10h", "4c")]):
+        for k, name in enumerate((under, top)):
+            session.handle(Turn(Card.parse(name)))
+            session.handle(Play(Move.parse(f"S>W{w}")))
+            follower.pos[Card.parse(name)] = np.array([100.0 + 100 * w, 100.0 + 22 * k])
+    return follower
+
+
+def _seen(name: str, x: float, y: float, long: float, corners: int) -> Sighting:
+    """A card read at (x, y) in a box ``long`` px wide (a strip when shorter than a card) and 0.7 of it high."""
+    return Sighting(Card.parse(name), (x, y), (x - long / 2, y - 0.35 * long, x + long / 2, y + 0.35 * long), 1.0,
+                    0.9, corners, 10)
+
+
+def test_covered_cards_of_fanned_piles_read_on_both_top_corners_do_not_move_the_table():
+    """A covered card of a fanned pile shows both its top corners in a strip: read "whole", its centre is not the
+    card's. Three such readings agreeing on one offset once carried every learned place with them, a tenth of a turn
+    and back (the Strategy video of session 41); only uncovered cards (tops, the hand) may show the table moved."""
+    follower = _fanned_piles_follower()
+    before = {c: p.copy() for c, p in follower.pos.items()}
+    strips = [_seen(n, x - 25, 130.0, 56.0, 2) for n, x in (("Kd", 100), ("Qh", 200), ("Js", 300))]  # 0.5 card off
+    cards = {s.card: s for s in strips}
+    cards[Card.parse("9c")] = _seen("9c", 100.0, 122.0, 80.0, 4)
+    assert follower._follow_shift(TableView(frame=1, cards=cards, card_size=56.0)) is None
+    assert all(np.array_equal(follower.pos[c], p) for c, p in before.items())
+
+
+def test_a_card_is_measured_on_the_uncovered_cards_when_the_strips_of_covered_ones_outnumber_them():
+    """The strips of covered cards read on both top corners are as long as a card is wide: with more of them in view
+    than tops the view's median is a card's width, and every distance measured in cards would grow by half."""
+    follower = _fanned_piles_follower()
+    strips = [_seen(n, 100.0 * w + 100, 100.0, 56.0, 2) for w, n in enumerate(["Kd", "Qh", "Js", "10h"])]
+    tops = [_seen(n, 100.0 * w + 100, 122.0, 80.0, 2) for w, n in enumerate(["9c", "7s", "5d"])]
+    cards = {s.card: s for s in strips + tops}
+    view = TableView(frame=1, cards=cards, card_size=56.0)
+    assert follower._measured_size(view) == 80.0
+
+
 @pytest.mark.parametrize("seed, angle, gap, faults", [
     (2, -7, 1.15, ()), (5, -4, 1.35, ()), (12, 7, 1.35, ()), (5, 12, 1.35, ()), (1, 12, 1.05, ALL_FAULTS),
 ])

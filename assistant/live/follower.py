@@ -49,12 +49,17 @@ class Follower:
     def _follow_shift(self, view: TableView) -> TableShift | None:
         """The table or the camera moved as a whole (:func:`~assistant.live.table_shift.fit_shift` on the game's
         cards read whole): every place learned moves with it (subclasses move their own places too)."""
-        known = [c for c in self.pos if c in view and self._whole(view[c])]
+        fit = self._shift_cards()
+        known = [c for c in self.pos if c in view and c in fit and self._whole(view[c])]
         shift = fit_shift([self.pos[c] for c in known], [view[c].xy for c in known], self.card_size)
         if shift is not None:
             self.pos = {c: shift.point(p) for c, p in self.pos.items()}
             self.early = {c: (frame, shift.point(p)) for c, (frame, p) in self.early.items()}
         return shift
+
+    def _shift_cards(self) -> set[Card]:
+        """The game's cards whose readings may show the table moved (a subclass leaves out covered cards)."""
+        return set(self.pos)
 
     def _whole(self, s) -> bool:
         """The whole face of the card read as ``s`` shows: its centre is the card's."""

@@ -140,12 +140,13 @@ class TommyFollower(Follower):
 
     # -- the main step ------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
-        if view.card_size:  # learned once, then followed slowly; a view with odd boxes (misreads, covers) is ignored
+        size = self._measured_size(view)
+        if size:  # learned once, then followed slowly; a view with odd boxes (misreads, covers) is ignored
             whole = any(s.corners >= 2 for s in view.cards.values())
             if not self.size or (whole and not self.size_from_whole):  # a guess from corner boxes gives way
-                self.size, self.size_from_whole = view.card_size, whole
-            elif 0.8 <= view.card_size / self.size <= 1.25:
-                self.size = 0.9 * self.size + 0.1 * view.card_size
+                self.size, self.size_from_whole = size, whole
+            elif 0.8 <= size / self.size <= 1.25:
+                self.size = 0.9 * self.size + 0.1 * size
         if not self.size:
             return []
         self._follow_shift(view)
@@ -156,6 +157,19 @@ class TommyFollower(Follower):
         self._follow_drift(view)
         problem = problem or self._inconsistency(view)
         return self._problems.update(problem)
+
+    def _measured_size(self, view: TableView) -> float:
+        """A card's long side in ``view``: measured on the cards the game has face up and uncovered (tops, the hand)
+        read on both corners where there are any. A covered card of a fanned pile shows both top corners in a strip
+        as long as the card is wide; once piles are long those strips outnumber the whole cards in the view's own
+        measure (:attr:`TableView.card_size`)."""
+        sides = [view[c].long_side for c in self._shift_cards() if c in view and view[c].corners >= 2]
+        return float(np.median(sides)) if sides else view.card_size
+
+    def _shift_cards(self) -> set[Card]:
+        """The cards that lie uncovered (tops, the hand): only they show their whole face."""
+        st = self.state
+        return set(st.hand) | {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile}
 
     def _read_bases(self, view: TableView) -> bool:
         """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
