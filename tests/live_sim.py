@@ -68,6 +68,13 @@ def corner(card: Card, c, cam: Camera) -> Seen:
     return Seen(str(card), 0.8, cam.box(x - W / 2 + 2, y - H / 2 + 2, x - W / 2 + 22, y - H / 2 + 32), 1)
 
 
+def strip(card: Card, c, shows: float, cam: Camera) -> Seen:
+    """A covered card whose top corners both show (a deck with an index in every corner): read on two corners in
+    a box as wide as the card and ``shows`` high, whose centre is not the card's."""
+    x, y = c
+    return Seen(str(card), 0.8, cam.box(x - W / 2, y - H / 2, x + W / 2, y - H / 2 + shows), 2)
+
+
 class Script:
     """Frames plus the true events, built by a player acting on a table."""
 
@@ -106,6 +113,7 @@ class TommyTable:
         self.fan = 30.0
         self.boxed_pairs = False  # the reader boxes a pile's top and the card under it together (one box)
         self.misread_as = None  # state -> a name the bottom card of a pile of 3+ is steadily misread as (or None)
+        self.strips = False  # covered cards show both top corners, read in a strip as wide as a card (:func:`strip`)
         self.hand_held = False  # turned cards are held in the hand (off the table) until laid
         self.hand_row = False  # turned cards lie face up in a row beside the stock until laid (four at a time)
         self.row_slots: dict[Card, int] = {}
@@ -128,7 +136,7 @@ class TommyTable:
                         out = [o for o in out if o.card != str(pile[k - 1])]
                     out.append(s)
                 else:
-                    s = corner(c, pos, self.cam)
+                    s = strip(c, pos, self.fan, self.cam) if self.strips else corner(c, pos, self.cam)
                     name = self.misread_as(state) if self.misread_as and k == 0 and len(pile) >= 3 else None
                     out.append(Seen(name, s.confidence, s.box, s.corners) if name else s)
         if self.hand_row:  # four at a time: the turned cards laid face up one under another beside the stock
@@ -188,13 +196,13 @@ def _play_ups(script: Script, state: TommyState, table: TommyTable, rng) -> None
 
 def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_beside: bool = False,
                  quick_share: float = 0.5, boxed_pairs: bool = False, misread_covered: bool = False,
-                 variant: str = "standard", redeals: bool = False) -> tuple[Script, TommyState]:
+                 variant: str = "standard", redeals: bool = False, strips: bool = False) -> tuple[Script, TommyState]:
     """A scripted Sir Tommy game: ``turns`` cards turned (each laid at once or after lying beside the stock),
     waste tops played up now and then. ``boxed_pairs``: each pile's top is read in one box with the card under
     it; ``misread_covered``: a pile's covered bottom card is read steadily as the card the stock holds last;
     ``variant``: the rules (Calculation's base cards: the deal's first A, 2, 3, 4); ``redeals``: when the stock
     is out, the player gathers the waste piles for each redeal the rules allow and turns them again (``turns``
-    more cards at most each time)."""
+    more cards at most each time); ``strips``: covered cards are read on both top corners (:func:`strip`)."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
@@ -202,6 +210,7 @@ def tommy_script(seed: int, cam: Camera | None = None, turns: int = 52, piles_be
     state = TommyState(TommyRules.preset(variant), order=order)
     table = TommyTable(rng, cam, piles_beside)
     table.boxed_pairs = boxed_pairs
+    table.strips = strips
     if misread_covered:
         def last_in_stock(st):
             stock = set(st.stock_cards())

@@ -41,7 +41,8 @@ def _camera(rng, scale: tuple[float, float]) -> Camera:
                   scale=float(rng.uniform(*scale)))
 
 
-def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0.0) -> tuple[bool, bool, str]:
+def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0.0,
+         strips: bool = False) -> tuple[bool, bool, str]:
     """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
     rng = np.random.default_rng(seed)
     if kind.startswith("poker"):
@@ -61,7 +62,7 @@ def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0
         else:
             script, final = tommy_script(seed, cam=cam, piles_beside=beside,
                                          quick_share=1.0 if kind == "tommy-quick" else 0.5, variant=variant,
-                                         redeals=True)
+                                         redeals=True, strips=strips)
     if kind != "tommy-quick":
         faults = np.random.default_rng(seed + 100)
         for fault in ALL_FAULTS:
@@ -93,6 +94,8 @@ def main(argv=None) -> int:
     parser.add_argument("end", type=int, help="seeds first..end-1")
     parser.add_argument("--variant", default="standard", help="Sir Tommy variant of tommy and tommy-quick")
     parser.add_argument("--nudge", type=float, default=0.0, help="card sizes the camera moves halfway (default 0)")
+    parser.add_argument("--strips", action="store_true",
+                        help="Sir Tommy: covered cards read on both top corners, in a strip (a corner index each)")
     args = parser.parse_args(argv)
     if args.variant != "standard" and not args.kind.startswith("tommy"):
         parser.error("--variant goes with tommy and tommy-quick")
@@ -100,13 +103,14 @@ def main(argv=None) -> int:
         parser.error("four at a time: the kinds four-row and four-hand")
     wrong, same_end = [], []
     for seed in range(args.first, args.end):
-        exact, ended, what = play(args.kind, seed, args.variant, args.nudge)
+        exact, ended, what = play(args.kind, seed, args.variant, args.nudge, args.strips)
         if not exact:
             (same_end if ended else wrong).append(seed)
             print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
     n = args.end - args.first
     kind = args.kind if args.variant == "standard" else f"{args.kind} {args.variant}"
     kind += f" nudged {args.nudge}" if args.nudge else ""
+    kind += " strips" if args.strips else ""
     print(f"{kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
           f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
     return 0

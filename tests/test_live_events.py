@@ -1199,6 +1199,23 @@ def test_covered_cards_of_fanned_piles_read_on_both_top_corners_do_not_move_the_
     assert all(np.array_equal(follower.pos[c], p) for c, p in before.items())
 
 
+@pytest.mark.parametrize("seed, cam", [(0, Camera()), (0, Camera(angle_deg=90, scale=0.7))])
+def test_a_game_whose_covered_cards_show_both_top_corners_is_followed_exactly(seed, cam):
+    """A deck with an index in every corner: each covered card of a fanned pile is read on both top corners in a
+    strip as wide as the card. It is no card read whole: its centre is not the card's, nor its length a card's."""
+    script, final = tommy_script(seed, cam=cam, strips=True)
+    assert_followed_exactly(script, final)
+
+
+def test_a_card_covered_as_it_is_laid_read_as_a_strip_is_laid_under_the_card_on_it():
+    """The sweep's game 8 with strips (its camera and faults): the 4h laid and covered by the 2s before it was read
+    alone; read as a strip, its place was taken at the strip's centre, and the 2s then lay "between places"."""
+    from live_sweep import play
+
+    exact, ended, what = play("tommy", 8, strips=True)
+    assert exact, what
+
+
 def test_a_card_is_measured_on_the_uncovered_cards_when_the_strips_of_covered_ones_outnumber_them():
     """The strips of covered cards read on both top corners are as long as a card is wide: with more of them in view
     than tops the view's median is a card's width, and every distance measured in cards would grow by half."""

@@ -72,6 +72,7 @@ OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
 LAST_CARDS = 3  # a pass's last cards may be laid unseen before the piles are gathered for a redeal
 BASES_WAIT = 150  # Calculation: frames the game waits for base cards lying whole to be read steadily (10 s)
 SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
+STRIP = 0.8  # a box shorter than this (card sizes) with both corners read is a covered card's strip, not a card
 DRIFT = 0.15  # a top read whole this close to its place is followed there; further in one view, its reading took the
 # box of a card just laid on it and not read yet (the first card on a pile, a narrow fan: the Numerica video)
 
@@ -159,17 +160,26 @@ class TommyFollower(Follower):
         return self._problems.update(problem)
 
     def _measured_size(self, view: TableView) -> float:
-        """A card's long side in ``view``: measured on the cards the game has face up and uncovered (tops, the hand)
-        read on both corners where there are any. A covered card of a fanned pile shows both top corners in a strip
-        as long as the card is wide; once piles are long those strips outnumber the whole cards in the view's own
-        measure (:attr:`TableView.card_size`)."""
-        sides = [view[c].long_side for c in self._shift_cards() if c in view and view[c].corners >= 2]
+        """A card's long side in ``view``: the median over the cards read on both corners but those the game has
+        covered. A covered card of a fanned pile shows both top corners in a strip as long as the card is wide;
+        once piles are long those strips outnumber the whole cards in the view's own measure
+        (:attr:`TableView.card_size`, kept where no other card is read on both corners)."""
+        covered = self._covered()
+        sides = [s.long_side for c, s in view.cards.items() if s.corners >= 2 and c not in covered]
         return float(np.median(sides)) if sides else view.card_size
 
+    def _whole(self, s) -> bool:
+        """Read whole (:meth:`Follower._whole`), and as long as a card: a covered card of a fanned pile shows both
+        top corners in a strip as long as the card is wide (0.7 of its long side, at any turn)."""
+        return s.whole(self.size) and s.long_side >= STRIP * self.size
+
+    def _covered(self) -> set[Card]:
+        """The game's cards under another card of their pile."""
+        return {c for pile in list(self.state.foundations) + list(self.state.waste) for c in pile[:-1]}
+
     def _shift_cards(self) -> set[Card]:
-        """The cards that lie uncovered (tops, the hand): only they show their whole face."""
-        st = self.state
-        return set(st.hand) | {pile[-1] for pile in list(st.foundations) + list(st.waste) if pile}
+        """Only the cards not covered (tops, the hand) show their whole face (see :meth:`_measured_size`)."""
+        return set(self.pos) - self._covered()
 
     def _read_bases(self, view: TableView) -> bool:
         """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
