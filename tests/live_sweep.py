@@ -42,14 +42,16 @@ def _camera(rng, scale: tuple[float, float]) -> Camera:
 
 
 def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0.0,
-         strips: bool = False) -> tuple[bool, bool, str]:
+         strips: bool = False, rows_overlap: float = 0.0) -> tuple[bool, bool, str]:
     """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
     rng = np.random.default_rng(seed)
     if kind.startswith("poker"):
         cam = _camera(rng, (0.5, 0.9))
         variant = str(rng.choice(["american", "english", "american-adjacent"]))
+        corners = 1 + int(np.random.default_rng(seed + 300).random() < 0.5)  # the deck's indices: 2 or 4
         script, rows = poker_script(seed, cam=cam, gap=float(rng.uniform(1.05, 1.4)),
-                                    adjacent=variant.endswith("adjacent"))
+                                    adjacent=variant.endswith("adjacent"), rows_overlap=rows_overlap,
+                                    covered_corners=corners)
         if kind == "poker-quick":
             for e in script.truth[2:-2:6]:
                 hands_while_it_lies(script, e["still_frame"])
@@ -96,6 +98,9 @@ def main(argv=None) -> int:
     parser.add_argument("--nudge", type=float, default=0.0, help="card sizes the camera moves halfway (default 0)")
     parser.add_argument("--strips", action="store_true",
                         help="Sir Tommy: covered cards read on both top corners, in a strip (a corner index each)")
+    parser.add_argument("--rows-overlap", type=float, default=0.0,
+                        help="Poker: the rows overlap by this share of a card height (covered cards read on one "
+                        "corner or, a deck with four indices, on two in a strip)")
     args = parser.parse_args(argv)
     if args.variant != "standard" and not args.kind.startswith("tommy"):
         parser.error("--variant goes with tommy and tommy-quick")
@@ -103,7 +108,7 @@ def main(argv=None) -> int:
         parser.error("four at a time: the kinds four-row and four-hand")
     wrong, same_end = [], []
     for seed in range(args.first, args.end):
-        exact, ended, what = play(args.kind, seed, args.variant, args.nudge, args.strips)
+        exact, ended, what = play(args.kind, seed, args.variant, args.nudge, args.strips, args.rows_overlap)
         if not exact:
             (same_end if ended else wrong).append(seed)
             print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
@@ -111,6 +116,7 @@ def main(argv=None) -> int:
     kind = args.kind if args.variant == "standard" else f"{args.kind} {args.variant}"
     kind += f" nudged {args.nudge}" if args.nudge else ""
     kind += " strips" if args.strips else ""
+    kind += f" rows overlapping {args.rows_overlap}" if args.rows_overlap else ""
     print(f"{kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
           f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
     return 0

@@ -17,7 +17,7 @@ from assistant.cards import Card  # noqa: E402
 from assistant.deals import deal_order  # noqa: E402
 from assistant.games.poker import PokerRules, PokerState, score_grid  # noqa: E402
 from assistant.games.tommy import TommyState  # noqa: E402
-from vision.training.game_video import GameRenderer, VideoOptions, procedural_faces  # noqa: E402
+from vision.training.game_video import GameRenderer, VideoOptions, poker_table, procedural_faces  # noqa: E402
 from vision.training.table_drawing import project  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -136,6 +136,14 @@ def test_a_poker_game_replays_and_its_rows_are_the_grid_as_seen(faces, tmp_path)
     assert score_grid(cells, "american").total == truth["result"]["american"]
     assert [e["card"] for e in truth["events"] if e["event"] == "card"] == [str(c) for c in deal_order(7)[:25]]
     assert truth["frames"] == video_frames(tmp_path / "poker.mp4")
+
+
+def test_poker_rows_laid_over_each_other_lie_closer_than_a_card_and_are_drawn_in_the_order_laid():
+    with_gaps = poker_table(np.random.default_rng(0), 100.0, 0.7)
+    over = poker_table(np.random.default_rng(0), 100.0, 0.7, rows_overlap=0.3)
+    assert with_gaps.places["1,0"][1] - with_gaps.places["0,0"][1] > 100.0 and not with_gaps.laid_order
+    assert over.places["1,0"][1] - over.places["0,0"][1] == pytest.approx(70.0) and over.laid_order
+    assert over.places["0,1"] == with_gaps.places["0,1"]  # the columns keep their gaps
 
 
 @pytest.mark.parametrize("in_row", [True, False], ids=["laid-in-a-row", "from-the-hand"])

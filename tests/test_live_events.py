@@ -26,6 +26,7 @@ from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import Placement
 from assistant.games.tommy import Move, TommyRules, TommyState
 from assistant.live.loop import rename_last_card
+from assistant.live.poker_follower import PokerFollower
 from assistant.live.table_view import Sighting, TableTracker, TableView
 from assistant.live.tommy_follower import TommyFollower
 from assistant.session import Session
@@ -831,6 +832,56 @@ def test_a_poker_grid_emerges_as_the_cards_arrive_and_is_scored_as_seen(seed, ca
     cells = parse_grid(" / ".join(" ".join(r) for r in rows))
     assert result["american"] == score_grid(cells, Scoring.AMERICAN).total
     assert result["english"] == score_grid(cells, Scoring.ENGLISH).total
+
+
+@pytest.mark.parametrize("seed, cam, overlap, corners, variant", [
+    (0, Camera(), 0.35, 2, "american"),
+    (1, Camera(angle_deg=90, scale=0.7), 0.2, 1, "english"),
+    (2, Camera(angle_deg=180, mirror=True), 0.43, 1, "american-adjacent"),
+    (3, Camera(angle_deg=-25, scale=0.8), 0.35, 2, "american"),
+])
+def test_a_poker_grid_laid_with_its_rows_over_each_other_is_followed(seed, cam, overlap, corners, variant):
+    """A player short of table lays each row over the edge of its neighbour (0.57-0.8 of a card apart): a covered
+    card shows one corner, or (four indices) two in a strip, whose centre is not the card's. The cells come from
+    where the cards were laid; the strips neither move the table nor set the card size."""
+    script, rows = poker_script(seed, cam=cam, adjacent=variant.endswith("adjacent"), rows_overlap=overlap,
+                                covered_corners=corners)
+    with_faults(script, seed + 100)
+    events = run_script(Session.new("poker", variant), script)
+    placed = [e["card"] for e in events if e["event"] == "move"]
+    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+
+
+@pytest.mark.parametrize("corners", [1, 2])
+def test_a_poker_card_covered_before_it_joined_the_game_is_placed_by_what_shows_of_it(corners):
+    """A quick player laid the next card over the edge of one that never lay still long enough to join the game:
+    it is read only on a corner (or a strip) from then on, and goes to the cell of the card that part belongs to,
+    not to where the part's own centre lies (between cells)."""
+    script, rows = poker_script(5, cam=Camera(angle_deg=-25, scale=0.7), adjacent=True, rows_overlap=0.35,
+                                covered_corners=corners)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    laid = next(m for m, nxt in zip(moves[3:], moves[4:])  # a card laid with the grid under way, then one below it
+                if nxt["final_cell"] == [m["final_cell"][0] + 1, m["final_cell"][1]])
+    hands_while_it_lies(script, laid["still_frame"], still=2)
+    events = run_script(Session.new("poker", "american-adjacent"), script)
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+
+
+def test_a_corner_read_on_a_new_poker_card_is_its_misread_not_a_card_it_covers():
+    """What the reader did on poker-3 (kde-tigullio-international): the first card's bottom corner read steadily as
+    another card while both were new (in fewer frames). What a card covers shows beside it, not on it: a corner
+    read on a card's face does not come first as a card laid before it; a corner beside the card does."""
+    follower = PokerFollower(Session.new("poker", "american"), lambda event: None)
+    follower.card_wh = np.array([100.0, 140.0])
+    qd = Sighting(Card.parse("Qd"), (500.0, 400.0), (450.0, 330.0, 550.0, 470.0), 1.0, 0.9, 2, 8)
+    on_it = Sighting(Card.parse("10d"), (535.0, 450.0), (525.0, 440.0, 545.0, 462.0), 0.8, 0.9, 1, 8)
+    beside = Sighting(Card.parse("10d"), (465.0, 300.0), (455.0, 290.0, 475.0, 312.0), 0.8, 0.9, 1, 8)
+    for corner, first in ((on_it, qd.card), (beside, beside.card)):
+        view = TableView(40, {qd.card: qd, corner.card: corner})
+        assert follower._first_seen([corner.card, qd.card], view)[0] == first
+        assert follower._first_seen([qd.card, corner.card], view)[0] == first
 
 
 NUDGES = [((70.0, -70.0), 0.0, 1.0), ((30.0, 20.0), 8.0, 1.08), ((-150.0, 60.0), -5.0, 0.93)]

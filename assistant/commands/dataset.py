@@ -120,6 +120,9 @@ def add_parser(subparsers) -> None:
     v.add_argument("--nudge", type=float, default=0.0, metavar="D",
                    help="the camera knocked halfway through the game: D card heights aside, a turn of up to 8 "
                         "degrees, up to 7 %% nearer or further, then kept so (default 0: never)")
+    v.add_argument("--rows-overlap", type=float, default=0.0, metavar="F",
+                   help="poker: the rows laid F of a card height over each other, a card laid later covering the "
+                        "edge of its neighbour (default 0: gaps between the rows)")
     v.add_argument("--look", type=int, default=None,
                    help="seed of the look (table, layout, camera, light, hands) apart from the deal (default: --seed)")
     v.add_argument("--out", type=Path, default=None,
@@ -394,6 +397,9 @@ def _video(args: argparse.Namespace) -> int:
     if args.straight:
         options.two_step = 0.0
     options.nudge = args.nudge
+    if not 0.0 <= args.rows_overlap <= 0.5:
+        raise UserError("--rows-overlap is a share of a card height from 0 to 0.5")
+    options.rows_overlap = args.rows_overlap
     if kind.video_card_height:
         options.card_height = kind.video_card_height
     if args.card_height:

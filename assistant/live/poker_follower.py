@@ -14,6 +14,12 @@ replayed into them.
 
 A new card (never turned before) in a free cell within the 5x5 is turned and placed at once; a card that lands
 on a taken cell, or so far out that the grid would be wider than five, is reported and nothing is applied.
+
+A player short of table may lay the rows over each other (along the cards' long side), down to 0.55 of a card
+apart: a card laid later then covers an edge of its neighbour, which shows one corner, or two in a strip, whose
+centre is not the card's. Such covered cards keep the place they were laid at; neither the table's moves nor the
+card's size are read from them (as the Sir Tommy follower does with its fanned piles); a card covered before it
+joined the game is placed from what shows of it.
 """
 
 from __future__ import annotations
@@ -32,7 +38,11 @@ SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
 ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.56)
 OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
-PITCHES = np.linspace(1.0, 1.75, 151)  # a cell's possible size in card sizes (cards never overlap in a grid)
+PITCHES = np.linspace(0.55, 1.75, 241)  # a cell's possible size in card sizes (below 1: rows laid over each other)
+SIDE_BY_SIDE = 1.0  # ... but across the cards' long side (cards lie over each other only along it) at least this
+STRIP = 0.8  # both corners read in a box shorter than this (card sizes): the strip a card laid over it leaves
+CORNER = 0.25  # a corner index is at most this share of a card's width and height
+COVERS = 0.95  # a card laid later whose centre is nearer than this (card sizes, along both axes) covers an edge
 REFIT_GAIN = 0.5  # placed cards change cells only when that fits their positions at least this much better
 SAME_GAPS = 0.05  # weight of "the gaps are alike across and down" where the positions leave the pitch open
 USUAL_GAP = 1e-3  # weight of "the gap is the usual one" (GAP), the last tie-break
@@ -44,10 +54,11 @@ SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average
 TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
 
 
-def _axis_fits(v: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
+def _axis_fits(v: np.ndarray, size: float, lowest: float) -> tuple[np.ndarray, np.ndarray]:
     """Positions ``v`` along one axis as whole steps, at each pitch of PITCHES * ``size``: (cost (pitches,), steps
     (pitches, n)): the summed squared miss in cells at the best offset (one of up to ANCHORS cards' positions, then
-    the mean miss), inf where a card misses by more than OFF_GRID or the cards would span more than SIZE cells."""
+    the mean miss), inf where a card misses by more than OFF_GRID, the cards would span more than SIZE cells or the
+    pitch is below ``lowest``."""
     anchors = v[np.linspace(0, len(v) - 1, min(len(v), ANCHORS)).round().astype(np.int64)]
     d = (v[None, None, :] - anchors[None, :, None]) / (PITCHES[:, None, None] * size)  # (pitches, anchors, cards)
     n = np.rint(d)
@@ -55,9 +66,15 @@ def _axis_fits(v: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
     miss -= miss.mean(axis=2, keepdims=True)
     cost = np.sum(miss ** 2, axis=2)
     cost[(np.abs(miss).max(axis=2) > OFF_GRID) | (np.ptp(n, axis=2) >= SIZE)] = np.inf
+    cost[PITCHES < lowest - 1e-9] = np.inf
     best = np.argmin(cost, axis=1)
     rows = np.arange(len(PITCHES))
     return cost[rows, best], n[rows, best].astype(np.int64)
+
+
+def _lowest_pitch(card_wh: np.ndarray, axis: int) -> float:
+    """The smallest cell along ``axis`` (card sizes): rows may lie over each other along the cards' long side."""
+    return float(PITCHES[0]) if card_wh[axis] >= card_wh[1 - axis] else SIDE_BY_SIDE
 
 
 def _prior(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
@@ -74,8 +91,8 @@ def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts) -> tuple[np.ndarra
     best = None
     for angle, tilt_cost in tilts:
         q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
-        cx, nx = _axis_fits(q[:, 0], card_wh[0])
-        cy, ny = _axis_fits(q[:, 1], card_wh[1])
+        cx, nx = _axis_fits(q[:, 0], card_wh[0], _lowest_pitch(card_wh, 0))
+        cy, ny = _axis_fits(q[:, 1], card_wh[1], _lowest_pitch(card_wh, 1))
         total = cx[:, None] + cy[None, :] + _prior(PITCHES[:, None], PITCHES[None, :])
         i, j = np.unravel_index(np.argmin(total), total.shape)
         cost = float(total[i, j]) + tilt_cost
@@ -100,7 +117,7 @@ def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle
             pitch, offset = np.polyfit(n, v, 1)
         miss = (v - offset - pitch * n) / pitch
         g = pitch / card_wh[axis]
-        if not PITCHES[0] * 0.95 <= g <= PITCHES[-1] * 1.05 or np.abs(miss).max() > OFF_GRID:
+        if not _lowest_pitch(card_wh, axis) * 0.95 <= g <= PITCHES[-1] * 1.05 or np.abs(miss).max() > OFF_GRID:
             return np.inf
         gaps.append(g)
         cost += float(np.sum(miss ** 2))
@@ -162,6 +179,20 @@ class PokerFollower(Follower):
             self.card_wh = self.card_wh * shift.scale
         return shift
 
+    def _shift_cards(self) -> set[Card]:
+        """Placed cards no card laid later covers: a covered one's reading is a strip whose centre is not its own."""
+        return set(self.pos) - self._covered()
+
+    def _covered(self) -> set[Card]:
+        """Placed cards with a card laid after them lying over an edge (rows or columns laid over each other)."""
+        cards = [step.card for step in self.state.history if step.card in self.pos]
+        if self.card_wh is None or len(cards) < 2:
+            return set()
+        q = np.array([self.pos[c] for c in cards]) @ self._rot(-self.angle).T
+        near = np.all(np.abs(q[None, :, :] - q[:, None, :]) < COVERS * self.card_wh, axis=2)  # [a, b]
+        later = np.triu(np.ones((len(cards), len(cards)), np.bool_), 1)  # b laid after a
+        return {c for c, hit in zip(cards, np.any(near & later, axis=1)) if hit}
+
     # -- the main step -------------------------------------------------------------------------------------------
     def update(self, view: TableView) -> list[str]:
         self._learn_size(view)
@@ -190,14 +221,73 @@ class PokerFollower(Follower):
             return None
         if not st.needs_card():
             return f"{new[0]} is on the table, but {waiting} must be placed first"
-        new = [c for c in new if not self._misread_of_placed(view[c].xy, view)]
+        new = [c for c in new if not self._misread_of_placed(self._xy(view, c), view)]
         if not new:
             return None
         called = self.session.called_card()
         c = called if called in new else self._first_seen(new, view)[0]
         if called is not None and c != called:
             return f"{c} is on the table, but the caller turned {called}"
-        return self._place(c, view[c].xy, turned=False)
+        return self._place(c, self._xy(view, c), turned=False)
+
+    def _xy(self, view: TableView, card: Card) -> np.ndarray:
+        """Where ``card`` lies: the centre of its reading, or, read only on what a card laid over it leaves (one
+        corner, or two in a strip: rows laid over each other), the centre of the card that part belongs to which
+        fits a free cell best (the part's centre moved half a card, less the part, along the grid's axes)."""
+        s = view[card]
+        if self.card_wh is None or card in self.pos or self._read_whole(s) or self._on_whole_card(card, view):
+            return s.xy
+        early = self.early.get(card)  # where it lay still a moment, maybe seen whole before it was covered
+        if early is not None and self._within(self._rot(-self.angle) @ (s.xy - early[1])):
+            return early[1]
+        if not self.pos:
+            return s.xy
+        rot = self._rot(self.angle)
+        part = np.minimum(self._extent(s), self.card_wh if s.corners >= 2 else CORNER * self.card_wh)
+        half = (self.card_wh - part) / 2
+        best = None
+        for sx in (-1.0, 1.0):
+            for sy in (-1.0, 1.0):
+                p = s.xy + rot @ (half * np.array([sx, sy]))
+                fit = self._best_fit(p)
+                if fit is not None and self._cell_problem(card, fit[1]) is None and (best is None or fit[0] < best[0]):
+                    best = (fit[0], p)
+        return s.xy if best is None else best[1]
+
+    def _first_seen(self, cards, view: TableView) -> list[Card]:
+        """Of cards first seen together, one read only in part (a corner, a strip) was covered by a card laid after
+        it: it came first."""
+        def key(c):
+            part = self.card_wh is not None and not self._read_whole(view[c]) and not self._on_whole_card(c, view)
+            return self.early.get(c, (view.frame,))[0], not part, -view[c].share
+        return sorted(cards, key=key)
+
+    def _on_whole_card(self, card: Card, view: TableView) -> bool:
+        """``card`` is read in part on another card read whole: a misread corner of that card, not a card it
+        covers (what a card covers shows beside it)."""
+        rot = self._rot(-self.angle)
+        return any(o != card and self._read_whole(t) and self._within(rot @ (view[card].xy - t.xy))
+                   for o, t in view.cards.items())
+
+    def _within(self, d: np.ndarray) -> bool:
+        """An offset ``d`` along the grid's axes that stays on one card (within half a card each way)."""
+        return bool(np.all(np.abs(d) <= self.card_wh / 2))
+
+    def _read_whole(self, s) -> bool:
+        """Read on a card-sized box: at least STRIP of a card along both of the grid's axes (before neighbours show
+        the grid's tilt, the box's long side at least STRIP of a card's)."""
+        if not self._angle_measured:
+            return s.whole(self.card_size) and s.long_side >= STRIP * self.card_size
+        return s.whole(self.card_size) and bool(np.all(self._extent(s) >= STRIP * self.card_wh))
+
+    def _extent(self, s) -> np.ndarray:
+        """The size along the grid's axes of the upright rectangle whose tilted box is the reading's box, at the
+        tilt neighbours show (the box itself before that, or where the tilt is near 45 degrees and cannot tell)."""
+        c, s_ = abs(np.cos(self.angle)), abs(np.sin(self.angle))
+        box = np.array([s.box[2] - s.box[0], s.box[3] - s.box[1]], dtype=np.float64)
+        if not self._angle_measured or c * c - s_ * s_ < 0.3:
+            return box
+        return np.maximum(np.linalg.solve(np.array([[c, s_], [s_, c]]), box), 0.0)
 
     def _step_shuffle(self, view: TableView, new: list[Card]):
         """Poker Shuffle: each card laid out open (in any heap or rows) joins the game where it lies; once all 25
@@ -285,6 +375,16 @@ class PokerFollower(Follower):
         puts every placed card on whole steps wins."""
         if not self.pos:
             return (0, 0)
+        best = self._best_fit(p)
+        if best is None or best[0] > OFF_GRID:
+            off = f" ({best[0]:.2f} of a cell off)" if best is not None else ""
+            return f"it lies between cells{off}"
+        if not self._angle_measured:
+            self.angle = best[2]
+        return best[1]
+
+    def _best_fit(self, p: np.ndarray):
+        """(cost, cell, tilt) of ``p`` at the tilt candidates (``_fit``), the best; None when none fits."""
         best = None
         for angle in self._angle_candidates():
             fit = self._fit(p, angle)
@@ -292,12 +392,7 @@ class PokerFollower(Follower):
                 fit = (fit[0] + 0.1,) + fit[1:]  # an upright grid unless the positions say otherwise
             if fit is not None and (best is None or fit[0] < best[0]):
                 best = fit + (angle,)
-        if best is None or best[0] > OFF_GRID:
-            off = f" ({best[0]:.2f} of a cell off)" if best is not None else ""
-            return f"it lies between cells{off}"
-        if not self._angle_measured:
-            self.angle = best[2]
-        return best[1]
+        return best
 
     def _fit(self, p: np.ndarray, angle: float):
         """(cost, cell) of ``p`` on the grid tilted by ``angle``: the cell from the nearest card, the cost its
@@ -395,7 +490,7 @@ class PokerFollower(Follower):
         best = None
         for n in range(1, SIZE):
             step = abs(d) / n / size  # cell size in card sizes this reading needs
-            if 1.0 <= step <= 1.75:
+            if _lowest_pitch(self.card_wh, axis) <= step <= PITCHES[-1]:
                 key = abs(step - GAP)
                 if best is None or key < best[0]:
                     best = (key, n)
@@ -429,8 +524,10 @@ class PokerFollower(Follower):
 
     def _learn_size(self, view: TableView) -> None:
         """A card's upright width and height, and the tilt its axis-aligned box shows (cards are ~1.4 times as
-        tall as wide; the sign of the tilt is left to the positions)."""
-        full = [s for s in view.cards.values() if s.corners >= 2]
+        tall as wide; the sign of the tilt is left to the positions). Covered cards and strips do not count."""
+        covered = self._covered()
+        full = [s for c, s in view.cards.items()
+                if s.corners >= 2 and c not in covered and (self.card_wh is None or self._read_whole(s))]
         if not full:
             return
         bw, bh = np.median([[s.box[2] - s.box[0], s.box[3] - s.box[1]] for s in full], axis=0)
@@ -510,9 +607,13 @@ class PokerFollower(Follower):
             if c in view.elsewhere:  # a card exists once: the other spot holds a new card the reader misnames
                 return (f"{c} is read in two places: a newly laid card is misread as {c}; "
                         f"straighten it or hold it up to the camera")
+        covered = self._covered()
         for c, q in self.pos.items():
             if c in view:
-                d = self._rot(-self.angle) @ (view[c].xy - q) / self.pitch()
+                e = self._rot(-self.angle) @ (view[c].xy - q)
+                if c in covered and self._within(e):
+                    continue  # a covered card read on what shows of it: a corner or a strip of its own face
+                d = e / self.pitch()
                 if np.hypot(*d) > 0.6:  # moved, or (its own spot unread) a new card misread as it: say both
                     return (f"{c} is read off its cell: if it was moved, put it back; if a new card lies there, it "
                             f"is misread as {c} (straighten it or hold it up to the camera)")

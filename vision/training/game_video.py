@@ -111,6 +111,7 @@ class Table:
     piles: dict[str, list[str]] = field(default_factory=dict)  # place -> cards, bottom first
     jitter: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # card -> (dx, dy, angle)
     stock: int = 0
+    laid_order: bool = False  # cards overlap (Poker rows laid over each other): draw them in the order laid
 
     def pose(self, place: str, k: int, card: str) -> tuple[float, float, float]:
         """Centre and angle of the ``k``-th card (0 = bottom) of ``place``."""
@@ -174,16 +175,20 @@ def tommy_extent(table: Table, max_piles: list[int]) -> np.ndarray:
     return np.array(pts)
 
 
-def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float, spread: bool = False) -> Table:
+def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float, spread: bool = False,
+                rows_overlap: float = 0.0) -> Table:
     """The 5x5 grid's cells "r,c"; ``spread`` (Poker Shuffle): 25 places "L0".."L24" in rows of seven to the left
-    of the grid, where the cards are laid out open first."""
+    of the grid, where the cards are laid out open first. ``rows_overlap``: the rows lie this share of a card
+    height over each other (a card laid later covers the edge of its neighbour above or below)."""
     cw = ch * cw_ratio
     gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)
+    if rows_overlap:
+        gy = -ch * rows_overlap
     places = {f"{r},{c}": (c * (cw + gx), r * (ch + gy)) for r in range(5) for c in range(5)}
     if spread:
         for k in range(25):
             places[f"L{k}"] = ((k % 7 - 7) * (cw + gx) - cw * 0.6, (k // 7) * (ch + gy))
-    return Table(ch=ch, cw=cw, places=places)
+    return Table(ch=ch, cw=cw, places=places, laid_order=bool(rows_overlap))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -210,6 +215,7 @@ class VideoOptions:
     light: float = 1.0  # slow light changes (0: steady light)
     quarter_turns: tuple[int, ...] = (0, 1, 2, 3)
     nudge: float = 0.0  # card heights the camera is knocked halfway through the game (then stays so), 0: never
+    rows_overlap: float = 0.0  # Poker: the rows lie this share of a card height over each other (0: with gaps)
 
 
 class GameRenderer:
@@ -255,7 +261,7 @@ class GameRenderer:
             ext = tommy_extent(table, piles)
         else:
             spread = any(st["kind"] == "open" for st in self.script["steps"])  # Poker Shuffle
-            table, info = poker_table(rng, unit, cw_ratio, spread), {}
+            table, info = poker_table(rng, unit, cw_ratio, spread, o.rows_overlap), {}
             hw, hh = table.cw / 2 * 1.15, table.ch / 2 * 1.1
             used = {f"{st['cell'][0]},{st['cell'][1]}" for st in self.script["steps"] if "cell" in st} or {"2,2"}
             used |= {name for name in table.places if name.startswith("L")}
@@ -367,7 +373,7 @@ class GameRenderer:
             for k in range(min(3, 1 + t.stock // 12)):
                 paste(img, self.back, card_affine(*self.face_size, x - k * 1.2, y - k * 1.5, self.stock_angle),
                       shadow=0.35 if k == 0 else 0.0)
-        order = sorted(t.piles, key=lambda p: (p.startswith("W"), p))
+        order = sorted(t.piles, key=lambda p: (p.startswith("W"), "" if t.laid_order else p))  # stable: as laid
         for place in order:
             for k, card in enumerate(t.piles[place]):
                 if place.startswith("F") and k < len(t.piles[place]) - 2:
