@@ -18,6 +18,7 @@ from assistant.live.table_shift import TableShift, fit_shift
 from assistant.live.table_view import GLIMPSE_FRAMES, MIN_FRAMES, TableView
 
 MOVED = 0.5  # a card of the game seen this far (card sizes) from where it lay has been moved
+STRIP = 0.8  # both corners read in a box shorter than this (card sizes): a covered card's strip, not a card read whole
 
 
 class Follower:

@@ -29,7 +29,7 @@ import numpy as np
 from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
-from assistant.live.follower import MOVED, Follower
+from assistant.live.follower import MOVED, STRIP, Follower
 from assistant.live.problems import settle
 from assistant.live.table_shift import TableShift
 from assistant.live.table_view import NEW_CARD_FRAMES, TableView
@@ -40,7 +40,6 @@ ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.5
 OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
 PITCHES = np.linspace(0.55, 1.75, 241)  # a cell's possible size in card sizes (below 1: rows laid over each other)
 SIDE_BY_SIDE = 1.0  # ... but across the cards' long side (cards lie over each other only along it) at least this
-STRIP = 0.8  # both corners read in a box shorter than this (card sizes): the strip a card laid over it leaves
 CORNER = 0.25  # a corner index is at most this share of a card's width and height
 COVERS = 0.95  # a card laid later whose centre is nearer than this (card sizes, along both axes) covers an edge
 REFIT_GAIN = 0.5  # placed cards change cells only when that fits their positions at least this much better
@@ -180,11 +179,11 @@ class PokerFollower(Follower):
         return shift
 
     def _shift_cards(self) -> set[Card]:
-        """Placed cards no card laid later covers: a covered one's reading is a strip whose centre is not its own."""
+        """Placed cards no card laid later covers: a covered one's reading (a corner, a strip) is not centred on it."""
         return set(self.pos) - self._covered()
 
     def _covered(self) -> set[Card]:
-        """Placed cards with a card laid after them lying over an edge (rows or columns laid over each other)."""
+        """Placed cards with a card laid after them lying over an edge (rows laid over each other)."""
         cards = [step.card for step in self.state.history if step.card in self.pos]
         if self.card_wh is None or len(cards) < 2:
             return set()

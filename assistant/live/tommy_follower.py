@@ -55,7 +55,7 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.follower import MOVED, Follower
+from assistant.live.follower import MOVED, STRIP, Follower
 from assistant.live.problems import settle
 from assistant.live.table_shift import TableShift
 from assistant.live.table_view import MIN_FRAMES, NEW_CARD_FRAMES, TableView
@@ -72,7 +72,6 @@ OVERSIZE = 1.15  # a box this much longer than a card holds more than one card
 LAST_CARDS = 3  # a pass's last cards may be laid unseen before the piles are gathered for a redeal
 BASES_WAIT = 150  # Calculation: frames the game waits for base cards lying whole to be read steadily (10 s)
 SAME_SLOT = 0.12  # a covered card's corner this close to where a pile's next slot shows its corner lies in it
-STRIP = 0.8  # a box shorter than this (card sizes) with both corners read is a covered card's strip, not a card
 DRIFT = 0.15  # a top read whole this close to its place is followed there; further in one view, its reading took the
 # box of a card just laid on it and not read yet (the first card on a pile, a narrow fan: the Numerica video)
 
