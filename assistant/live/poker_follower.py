@@ -237,7 +237,7 @@ class PokerFollower(Follower):
         if self.card_wh is None or card in self.pos or self._read_whole(s) or self._on_whole_card(card, view):
             return s.xy
         early = self.early.get(card)  # where it lay still a moment, maybe seen whole before it was covered
-        if early is not None and self._within(self._rot(-self.angle) @ (s.xy - early[1])):
+        if early is not None and self._within(self._rot(-self.angle) @ (s.xy - early[1]), 0.6):
             return early[1]
         if not self.pos:
             return s.xy
@@ -268,9 +268,10 @@ class PokerFollower(Follower):
         return any(o != card and self._read_whole(t) and self._within(rot @ (view[card].xy - t.xy))
                    for o, t in view.cards.items())
 
-    def _within(self, d: np.ndarray) -> bool:
-        """An offset ``d`` along the grid's axes that stays on one card (within half a card each way)."""
-        return bool(np.all(np.abs(d) <= self.card_wh / 2))
+    def _within(self, d: np.ndarray, share: float = 0.5) -> bool:
+        """An offset ``d`` along the grid's axes that stays on one card (within half a card each way; ``share``:
+        a little more, for a corner at the card's edge seen at a tilt not measured yet)."""
+        return bool(np.all(np.abs(d) <= share * self.card_wh))
 
     def _read_whole(self, s) -> bool:
         """Read on a card-sized box: at least STRIP of a card along both of the grid's axes (before neighbours show
