@@ -303,8 +303,7 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
     ``adjacent``, next to a card). ``rows_overlap``: the rows lie that share of a card height over each other, a
     card laid later on the edge of the one above or below it; a covered card shows its top (or bottom) corners in
     a strip (``covered_corners`` 1: a deck with two indices, its top-left or bottom-right index alone), one covered
-    on both edges is not seen. Returns the script and the final grid as seen (rows of card
-    texts)."""
+    on both edges is not seen. Returns the script and the final grid as seen (rows of card texts)."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
@@ -318,7 +317,7 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
         laid = list(grid)
         for (row, col), c in grid.items():
             xy = (origin[0] + col * pitch[0], origin[1] + row * pitch[1])
-            later = {cell for cell in laid[laid.index((row, col)) + 1:]} if rows_overlap else set()
+            later = set(laid[laid.index((row, col)) + 1:]) if rows_overlap else set()
             below, above = (row + 1, col) in later, (row - 1, col) in later
             if below and above:
                 continue

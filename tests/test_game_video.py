@@ -275,6 +275,8 @@ def test_the_cli_writes_video_and_truth(tmp_path):
     truth = json.loads(out.with_suffix(".json").read_text())
     assert truth["deck"] == "procedural" and truth["frames"] == video_frames(out.with_suffix(".mp4"))
     assert main(["dataset", "video", "--game", "poker", "--size", "big", "--procedural", "--out", str(out)]) == 2
+    for bad in (["--game", "poker", "--rows-overlap", "0.7"], ["--game", "tommy", "--rows-overlap", "0.3"]):
+        assert main(["dataset", "video", *bad, "--procedural", "--out", str(out)]) == 2
 
 
 def test_a_straight_player_lays_every_turned_card_where_it_goes_without_laying_it_beside_the_stock(tmp_path):

@@ -399,6 +399,8 @@ def _video(args: argparse.Namespace) -> int:
     options.nudge = args.nudge
     if not 0.0 <= args.rows_overlap <= 0.5:
         raise UserError("--rows-overlap is a share of a card height from 0 to 0.5")
+    if args.rows_overlap and args.game != "poker":
+        raise UserError("--rows-overlap lays a Poker grid's rows over each other: use it with --game poker")
     options.rows_overlap = args.rows_overlap
     if kind.video_card_height:
         options.card_height = kind.video_card_height

@@ -181,10 +181,9 @@ def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float, spread: bo
     of the grid, where the cards are laid out open first. ``rows_overlap``: the rows lie this share of a card
     height over each other (a card laid later covers the edge of its neighbour above or below)."""
     cw = ch * cw_ratio
-    gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)
-    if rows_overlap:
-        gy = -ch * rows_overlap
-    places = {f"{r},{c}": (c * (cw + gx), r * (ch + gy)) for r in range(5) for c in range(5)}
+    gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)  # the open spread keeps its gaps
+    step = ch * (1.0 - rows_overlap) if rows_overlap else ch + gy
+    places = {f"{r},{c}": (c * (cw + gx), r * step) for r in range(5) for c in range(5)}
     if spread:
         for k in range(25):
             places[f"L{k}"] = ((k % 7 - 7) * (cw + gx) - cw * 0.6, (k // 7) * (ch + gy))
