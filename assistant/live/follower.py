@@ -41,8 +41,8 @@ class Follower:
         beside it: the one seen first came first (:meth:`_first_seen`). Forgotten once in the game (not in
         ``may_come``), or after the tracker's glimpse time."""
         for c in maybe_new:
-            if view[c].frames >= MIN_FRAMES:
-                self.early.setdefault(c, (view.frame, self._xy(view, c)))
+            if view[c].frames >= MIN_FRAMES and c not in self.early:
+                self.early[c] = (view.frame, self._xy(view, c))
         for c, (frame, _) in list(self.early.items()):
             if view.frame - frame > GLIMPSE_FRAMES or c not in may_come:
                 del self.early[c]
@@ -50,21 +50,27 @@ class Follower:
     def _follow_shift(self, view: TableView) -> TableShift | None:
         """The table or the camera moved as a whole (:func:`~assistant.live.table_shift.fit_shift` on the game's
         cards read whole): every place learned moves with it (subclasses move their own places too)."""
-        fit = self._shift_cards()
-        known = [c for c in self.pos if c in view and c in fit and self._whole(view[c])]
+        covered = self._covered()
+        known = [c for c in self.pos if c in view and c not in covered and self._whole(view[c])]
         shift = fit_shift([self.pos[c] for c in known], [view[c].xy for c in known], self.card_size)
         if shift is not None:
             self.pos = {c: shift.point(p) for c, p in self.pos.items()}
             self.early = {c: (frame, shift.point(p)) for c, (frame, p) in self.early.items()}
         return shift
 
-    def _shift_cards(self) -> set[Card]:
-        """The game's cards whose readings may show the table moved (a subclass leaves out covered cards)."""
-        return set(self.pos)
+    def _covered(self) -> set[Card]:
+        """The game's cards another card lies over (a subclass says which): what shows of them, a corner or a
+        strip, is not centred on them, so they neither show the table moved nor measure a card."""
+        return set()
 
     def _whole(self, s) -> bool:
         """The whole face of the card read as ``s`` shows: its centre is the card's."""
         return s.whole(self.card_size)
+
+    def _long_as_a_card(self, s) -> bool:
+        """Read whole (:meth:`_whole`) in a box at least STRIP of a card long: not a covered card's strip, which
+        shows both corners at one end in a box as long as the card is wide."""
+        return s.whole(self.card_size) and s.long_side >= STRIP * self.card_size
 
     def _first_seen(self, cards, view: TableView) -> list[Card]:
         """``cards`` (new in ``view``) in the order they were first seen lying still; the steadier first among

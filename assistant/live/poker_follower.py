@@ -178,10 +178,6 @@ class PokerFollower(Follower):
             self.card_wh = self.card_wh * shift.scale
         return shift
 
-    def _shift_cards(self) -> set[Card]:
-        """Placed cards no card laid later covers: a covered one's reading (a corner, a strip) is not centred on it."""
-        return set(self.pos) - self._covered()
-
     def _covered(self) -> set[Card]:
         """Placed cards with a card laid after them lying over an edge (rows laid over each other)."""
         cards = [step.card for step in self.state.history if step.card in self.pos]
@@ -220,14 +216,15 @@ class PokerFollower(Follower):
             return None
         if not st.needs_card():
             return f"{new[0]} is on the table, but {waiting} must be placed first"
-        new = [c for c in new if not self._misread_of_placed(self._xy(view, c), view)]
+        where = {c: self._xy(view, c) for c in new}
+        new = [c for c in new if not self._misread_of_placed(where[c], view)]
         if not new:
             return None
         called = self.session.called_card()
         c = called if called in new else self._first_seen(new, view)[0]
         if called is not None and c != called:
             return f"{c} is on the table, but the caller turned {called}"
-        return self._place(c, self._xy(view, c), turned=False)
+        return self._place(c, where[c], turned=False)
 
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies: the centre of its reading, or, read only on what a card laid over it leaves (one
@@ -277,7 +274,7 @@ class PokerFollower(Follower):
         """Read on a card-sized box: at least STRIP of a card along both of the grid's axes (before neighbours show
         the grid's tilt, the box's long side at least STRIP of a card's)."""
         if not self._angle_measured:
-            return s.whole(self.card_size) and s.long_side >= STRIP * self.card_size
+            return self._long_as_a_card(s)
         return s.whole(self.card_size) and bool(np.all(self._extent(s) >= STRIP * self.card_wh))
 
     def _extent(self, s) -> np.ndarray:

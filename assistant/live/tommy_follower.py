@@ -55,7 +55,7 @@ from assistant.cards import Card
 from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.tommy import Move
 from assistant.games.tommy_rules import REDEAL
-from assistant.live.follower import MOVED, STRIP, Follower
+from assistant.live.follower import MOVED, Follower
 from assistant.live.problems import settle
 from assistant.live.table_shift import TableShift
 from assistant.live.table_view import MIN_FRAMES, NEW_CARD_FRAMES, TableView
@@ -168,17 +168,13 @@ class TommyFollower(Follower):
         return float(np.median(sides)) if sides else view.card_size
 
     def _whole(self, s) -> bool:
-        """Read whole (:meth:`Follower._whole`), and as long as a card: a covered card of a fanned pile shows both
-        top corners in a strip as long as the card is wide (0.7 of its long side, at any turn)."""
-        return s.whole(self.size) and s.long_side >= STRIP * self.size
+        """Read whole and as long as a card (:meth:`Follower._long_as_a_card`): a covered card of a fanned pile
+        shows both top corners in a strip as long as the card is wide (0.7 of its long side, at any turn)."""
+        return self._long_as_a_card(s)
 
     def _covered(self) -> set[Card]:
         """The game's cards under another card of their pile."""
         return {c for pile in list(self.state.foundations) + list(self.state.waste) for c in pile[:-1]}
-
-    def _shift_cards(self) -> set[Card]:
-        """Only the cards not covered (tops, the hand) show their whole face (see :meth:`_measured_size`)."""
-        return set(self.pos) - self._covered()
 
     def _read_bases(self, view: TableView) -> bool:
         """Calculation: the player lays out any A, 2, 3 and 4 as the base cards (the game has the spades until it
