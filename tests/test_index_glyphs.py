@@ -106,3 +106,24 @@ def test_drawn_pips_are_solid_and_the_size_asked():
 def test_dejavu_draws_ranks_and_the_four_filled_suit_glyphs():
     assert font_renders_ranks(FONT)
     assert suit_glyphs(str(FONT)) == frozenset("shdc")
+
+
+def test_courts_print_another_languages_letters_and_nothing_else_changes():
+    from vision.training.index_glyphs import COURT_LETTERS
+
+    def crop(card, letters):
+        return render_index_crop(card, np.random.default_rng(7), [FONT], plain=True, letters=letters)
+
+    dutch, german = COURT_LETTERS["nl"], COURT_LETTERS["de"]
+    assert not np.array_equal(crop("Js", dutch), crop("Js", None))  # a boer's B, not a J
+    assert not np.array_equal(crop("Kh", dutch), crop("Kh", None))  # a heer's H
+    assert np.array_equal(crop("Kh", german), crop("Kh", None))  # the German Koenig prints K
+    assert np.array_equal(crop("7c", dutch), crop("7c", None))  # numbers are printed alike
+
+
+def test_a_drawing_without_its_pip_is_the_rank_alone():
+    def shapes(crop):  # separate blots of ink
+        return cv2.connectedComponents(_ink(crop).astype(np.uint8))[0] - 1
+
+    assert shapes(render_index_crop("7h", np.random.default_rng(3), [FONT], plain=True)) == 2  # a 7 over a heart
+    assert shapes(render_index_crop("7h", np.random.default_rng(3), [FONT], plain=True, pip=False)) == 1

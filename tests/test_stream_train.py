@@ -1,6 +1,8 @@
 """The stream trainer's parts that need no artwork: the crop buffer, the scene jobs, the GPU-side variety and the
 classifier shapes (the torch parts are skipped where torch is not installed, as in CI)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -27,6 +29,44 @@ def test_scene_jobs_are_numbered_and_a_share_are_fanned_hands():
     assert 0.25 < fans / len(jobs) < 0.35
     assert {j[3] for j in jobs} == {"fan", None}
     assert jobs == list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000))  # seeded: the same jobs again
+
+
+def test_a_share_of_the_jobs_draw_indices_in_fonts_and_the_other_jobs_stay_the_scenes_they_were():
+    plain = list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000))
+    mixed = list(_jobs(3, "train", 10, 0.3, 12.0, 0.7, count=2000, glyph_share=0.25))
+    glyphs = [m for m in mixed if m[3] == "glyphs"]
+    assert 0.2 < len(glyphs) / len(mixed) < 0.3
+    assert all(m == p for m, p in zip(mixed, plain) if m[3] != "glyphs")
+
+
+def test_a_glyph_job_draws_its_cards_in_the_fonts_of_its_split_the_same_each_time(monkeypatch):
+    pytest.importorskip("PIL")
+    from test_index_glyphs import FONT
+
+    from vision.training import stream_train
+
+    if FONT is None:
+        pytest.skip("no DejaVu Sans TTF on this system")
+    monkeypatch.setattr(stream_train, "_FONTS", {"train": [FONT], "val": [FONT]})
+    cards, texts = stream_train.GLYPH_CROPS, stream_train.GLYPH_NEGATIVES
+    x, y, layout = stream_train.scene_crops((4, "train", 7, "glyphs", 12.0, 0.7))
+    assert layout == "glyphs" and x.shape == (cards + texts, CROP, CROP, 3) and x.dtype == np.uint8
+    assert y[:cards].min() >= 0 and y[:cards].max() < NONE_ID  # indices of cards, then text that is no index
+    assert (y[cards:] == NONE_ID).all()
+    x2, y2, _ = stream_train.scene_crops((4, "train", 7, "glyphs", 12.0, 0.7))
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)
+    xv, yv, _ = stream_train.scene_crops((4, "val", 7, "glyphs", 12.0, 0.7))  # the checks: indices only
+    assert len(yv) == cards and (yv < NONE_ID).all()
+
+
+def test_the_held_out_typefaces_are_whole_lineages_apart_from_the_training_ones():
+    from vision.training.index_glyphs import typeface_split
+
+    fonts = [Path(f"/f/{n}.ttf") for n in ("DejaVuSans-Bold", "DejaVuSerifCondensed", "P052-Roman", "texgyrepagella-bold",
+                                          "NimbusSans-Regular", "LiberationSans-Bold", "Lato-Black")]
+    train, held = typeface_split(fonts)
+    assert [f.stem for f in held] == ["DejaVuSans-Bold", "DejaVuSerifCondensed", "P052-Roman", "texgyrepagella-bold"]
+    assert [f.stem for f in train] == ["NimbusSans-Regular", "LiberationSans-Bold", "Lato-Black"]
 
 
 def test_every_card_shape_names_53_classes_and_every_suit_look_4_from_its_own_input():

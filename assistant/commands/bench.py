@@ -1,6 +1,6 @@
 """``patience bench tommy|poker|shuffle``: play many games with the advisors and print figures;
 ``patience bench score-photo``: read labelled photos of dealt grids; ``patience bench camera``: follow rendered
-game videos with the live assistant."""
+game videos with the live assistant; ``patience bench typefaces``: corner indices printed in other typefaces."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ BENCHMARKS = {
     "tips": ("assistant.benchmarks.tips", "the rules' tips alone: win rate / mean score of players who follow only tips"),
     "camera": ("assistant.benchmarks.camera",
                "the live camera assistant on rendered game videos: games recovered, moves, latency, ms a frame"),
+    "typefaces": ("assistant.benchmarks.typefaces",
+                  "corner indices in typefaces and court letters of no trained design: how many are read"),
     "replay": ("assistant.benchmarks.replay", "check benchmark logs: every move legal, results as recorded"),
 }
 

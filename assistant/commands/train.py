@@ -142,6 +142,9 @@ def _stream_arguments(s) -> None:
     s.add_argument("--procedural-share", type=float, default=0.0,
                    help="share of training tables of procedural decks (`patience dataset procedural` first; more "
                         "shapes of pips and indices than the artwork has)")
+    s.add_argument("--glyph-share", type=float, default=0.0,
+                   help="share of the jobs that draw corner indices in fonts (typefaces not held out; courts also "
+                        "with German or Dutch letters) instead of rendering a scene")
     s.add_argument("--check-scenes", type=int, default=150, help="held-out scenes of the default mix for the checks")
     s.add_argument("--check-fan-scenes", type=int, default=75, help="held-out fanned hands for the checks")
     s.add_argument("--check-every", type=float, default=30.0, help="seconds between checks")
@@ -180,7 +183,7 @@ def _stream(args) -> None:
                               batch=args.batch, lr=args.lr, device=args.device, seed=args.seed, cache=args.cache,
                               detector=Path(args.detector) if args.detector else None, fan_share=args.fan_share,
                               registry_share=args.registry_share, procedural_share=args.procedural_share,
-                              check_scenes=args.check_scenes,
+                              glyph_share=args.glyph_share, check_scenes=args.check_scenes,
                               check_fan_scenes=args.check_fan_scenes, capacity=args.capacity,
                               min_buffer=args.min_buffer, check_every=args.check_every, init=args.init,
                               log=lambda m: print(m, flush=True))

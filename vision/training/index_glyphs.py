@@ -24,6 +24,18 @@ from vision.card_names import RED_SUITS, rank_of, suit_of
 from vision.training.scenes import crop_transform
 
 SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}  # the filled (black) suit glyphs
+# The court letters other languages' decks print (French suits): German Bube/Dame/Koenig, Dutch boer/vrouw/heer,
+# French valet/dame/roi. "V" is the Dutch queen but the French jack: one reader cannot serve both by the letter.
+COURT_LETTERS = {
+    "en": {},
+    "de": {"J": "B", "Q": "D"},
+    "nl": {"J": "B", "Q": "V", "K": "H"},
+    "fr": {"J": "V", "Q": "D", "K": "R"},
+}
+# Typefaces kept out of any training on drawn indices, whole lineages (a clone of a held-out face is held out too),
+# so that ``patience bench typefaces`` measures faces never seen: matched as prefixes of the font file's name.
+HELD_OUT_TYPEFACES = ("p052", "texgyrepagella", "c059", "texgyreschola", "dejavu", "cantarell", "comicneue",
+                      "oldstandard", "gfsdidot", "cabin")
 FONT_PX = 128  # glyphs are rendered at this font size, then scaled
 OVERSAMPLE = 4  # drawing resolution against the output crop
 
@@ -31,6 +43,12 @@ OVERSAMPLE = 4  # drawing resolution against the output crop
 # ---------------------------------------------------------------------------------------------------------------
 # Fonts
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def typeface_split(fonts: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(fonts to train on, held-out fonts) by :data:`HELD_OUT_TYPEFACES`."""
+    held = [f for f in fonts if Path(f).stem.lower().startswith(HELD_OUT_TYPEFACES)]
+    return [f for f in fonts if f not in held], held
 
 
 @lru_cache(maxsize=None)
@@ -304,22 +322,27 @@ def _paste(canvas: np.ndarray, m: np.ndarray, x: int, y: int) -> None:
     canvas[y : y + h, x : x + w] = np.maximum(canvas[y : y + h, x : x + w], m)
 
 
-def index_mask(card: str, rng: np.random.Generator, fonts: list[Path], rank_height: float) -> np.ndarray:
+def index_mask(card: str, rng: np.random.Generator, fonts: list[Path], rank_height: float,
+               letters: dict[str, str] | None = None, pip: bool = True) -> np.ndarray:
     """uint8 ink mask (0..255) of one printed corner index, upright, cropped to its ink: the rank above (rarely
-    beside) a suit pip, in a random font of ``fonts``, with random proportions, weight and a little shear."""
+    beside) a suit pip, in a random font of ``fonts``, with random proportions, weight and a little shear.
+    ``letters``: the rank printed another way (e.g. ``COURT_LETTERS["de"]``: a jack printed "B"); ``pip=False``:
+    the text alone (a drawing that is no index; the same draws of ``rng``)."""
     rank, suit = rank_of(card), suit_of(card)
     font = str(fonts[rng.integers(len(fonts))])
     condense = rng.uniform(0.75, 1.1) if rng.random() < 0.35 else 1.0
     if rank == "10" and rng.random() < 0.4:
         condense *= rng.uniform(0.6, 0.85)
     stroke = int(round(rng.uniform(1, 0.05 * FONT_PX))) if rng.random() < 0.3 else 0
-    rm = _rank_mask(rank, font, rng, rank_height, condense, stroke)
+    rm = _rank_mask((letters or {}).get(rank, rank), font, rng, rank_height, condense, stroke)
     if rng.random() < 0.1:  # thinner strokes
         k = max(1, int(rank_height * 0.03))
         thin = cv2.erode(rm, np.ones((k, k), np.uint8))
         rm = thin if (thin > 127).sum() > 0.4 * (rm > 127).sum() else rm
     char_w = _digit_aspect(font) * rank_height * condense  # one character's width: pips scale with it, not with "10"
     pm = _pip_mask(suit, rng, fonts, font, max(3.0, rng.uniform(0.5, 0.95) * char_w))
+    if not pip:
+        pm = np.zeros_like(pm)
     rh, rw = rm.shape
     ph, pw = pm.shape
     if rng.random() < 0.06:  # pip to the right of the rank
@@ -348,7 +371,8 @@ def index_mask(card: str, rng: np.random.Generator, fonts: list[Path], rank_heig
     return _crop_ink(canvas, 64)
 
 
-def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], size: int = 64, plain: bool = False) -> np.ndarray:
+def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], size: int = 64, plain: bool = False,
+                      letters: dict[str, str] | None = None, pip: bool = True) -> np.ndarray:
     """One synthetic training crop (uint8 BGR ``size`` x ``size``) of ``card``'s printed corner index, framed like
     ``vision.training.scenes.crop_index`` with the training jitter: a square centred on the tight ink box of rank + pip,
     centre shifted by up to +-8 % of the side, side 1.1-1.6x the box's longer side. Upright.
@@ -356,6 +380,8 @@ def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], si
     Around it: card paper (white, cream or light grey, faint shading and noise) and, now and then, the card's edge
     with the table beyond, a printed frame line or a neighbouring pip entering at a crop edge, and mild blur / low
     resolution / colour cast. ``plain=True`` leaves those out (paper and ink only: what the tests measure).
+    ``letters``: courts printed with another language's letters (:data:`COURT_LETTERS`); the same ``rng`` draws
+    the same font, size and framing whatever the letters. ``pip=False``: no suit pip (see :func:`index_mask`).
 
     Shapes are drawn at ``OVERSAMPLE`` x and their coverage shrunk with ``cv2.INTER_AREA``; the smooth colours
     (paper, table) are composed at the output size, which gives the same picture for a fraction of the work."""
@@ -363,7 +389,7 @@ def render_index_crop(card: str, rng: np.random.Generator, fonts: list[Path], si
         raise ValueError("no fonts to render the rank with")
     n = size * OVERSAMPLE
     # A rank about a third of the crop high keeps the drawing near OVERSAMPLE x the output.
-    ink = index_mask(card, rng, fonts, rank_height=n * rng.uniform(0.3, 0.38))
+    ink = index_mask(card, rng, fonts, rank_height=n * rng.uniform(0.3, 0.38), letters=letters, pip=pip)
     bh, bw = ink.shape
     m, s = crop_transform((0, 0, bw, bh), n, jitter=(rng, 0.08, 1.1, 1.6))  # the scene crops' framing and jitter
     alpha = cv2.warpAffine(ink, m, (n, n), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)

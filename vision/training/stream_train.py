@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card_names import CARD_NAMES, NONE_CLASS, card_index
+from vision.card_names import CARD_NAMES, NONE_CLASS, RANKS, card_index, rank_of
 from vision.training.train import SUIT_CLASSES  # a suit look's classes (CARD_NAMES runs suit by suit, 13 ranks each)
 
 CLASSES: tuple[str, ...] = CARD_NAMES + (NONE_CLASS,)
@@ -45,6 +45,11 @@ ARCHS: dict[str, dict] = {
     "suit_w2s_64": {"width": 2, "input_size": 64, "stem": 32, "target": "suit"},  # about the main classifier's cost
     "suit_w3s_64": {"width": 3, "input_size": 64, "stem": 32, "target": "suit"},
 }
+GLYPH_CROPS = 16  # drawn corner indices a glyph job makes (``glyph_share`` of the jobs; none by default)
+GLYPH_LETTERS = ("de", "nl")  # court letterings drawn as well (index_glyphs.COURT_LETTERS; French V is a jack there)
+GLYPH_LETTER_SHARE = 0.5  # of the drawn courts, this share printed with one of those
+GLYPH_NEGATIVES = 4  # and this many drawings that are no index (text without a pip), labelled none
+_TEXT = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 TRAIN_MIN_PX = 12.0  # training crops: indices at least this long and this uncovered (as ``patience train classifier``)
 TRAIN_MIN_VISIBLE = 0.7
 
@@ -63,7 +68,8 @@ def _worker_init(cache: str, split: str, registry_share: float, detector: str | 
     from vision.training import synth
 
     synth._init(cache, split, procedural_share=procedural_share, registry_share=registry_share)
-    global _YOLO, _INDEX_CLASS
+    global _YOLO, _INDEX_CLASS, _CACHE
+    _CACHE = cache
     if detector:
         from vision.onnx_backend import OnnxYolo
 
@@ -71,13 +77,53 @@ def _worker_init(cache: str, split: str, registry_share: float, detector: str | 
         _INDEX_CLASS = _YOLO.classes.index("index") if "index" in _YOLO.classes else 0
 
 
+_FONTS: dict[str, list] = {}  # a worker's fonts by split
+_CACHE: str | None = None  # the worker's artwork cache
+
+
+def glyph_crops(seed: int, split: str, i: int) -> tuple[np.ndarray, np.ndarray, str]:
+    """``GLYPH_CROPS`` corner indices drawn in fonts (``index_glyphs``; ``split`` "train": the typefaces not held
+    out, "val": the held-out ones), courts now and then with German or Dutch letters: other typefaces than the
+    card designs' (``patience bench typefaces``); for training also ``GLYPH_NEGATIVES`` drawings of text without a
+    pip, labelled none, so that printed text on a table is not taken for an index."""
+    from vision.training.artwork import CACHE, glyph_fonts
+    from vision.training.index_glyphs import COURT_LETTERS, render_index_crop, typeface_split
+
+    if split not in _FONTS:
+        train, held = typeface_split(glyph_fonts(Path(_CACHE or CACHE)))
+        _FONTS[split] = train if split == "train" else held
+    fonts = _FONTS[split]
+    if not fonts:
+        raise FileNotFoundError("no fonts in the artwork cache for drawn indices: run `patience dataset fetch`")
+    rng = np.random.default_rng([seed, 97, i])
+    crops, labels = [], []
+    for _ in range(GLYPH_CROPS):
+        card = CARD_NAMES[int(rng.integers(len(CARD_NAMES)))]
+        letters = None
+        if card[0] in "JQK" and rng.random() < GLYPH_LETTER_SHARE:
+            letters = COURT_LETTERS[GLYPH_LETTERS[int(rng.integers(len(GLYPH_LETTERS)))]]
+        crops.append(render_index_crop(card, rng, fonts, size=CROP, letters=letters))
+        labels.append(card_index(card))
+    for _ in range(GLYPH_NEGATIVES if split == "train" else 0):  # printed text that is no corner index
+        text = ""
+        while not text or text.upper() in RANKS:
+            text = "".join(_TEXT[int(k)] for k in rng.integers(len(_TEXT), size=int(rng.integers(1, 5))))
+        card = CARD_NAMES[int(rng.integers(len(CARD_NAMES)))]  # its ink colour
+        crops.append(render_index_crop(card, rng, fonts, size=CROP, letters={rank_of(card): text}, pip=False))
+        labels.append(NONE_ID)
+    return np.stack(crops), np.asarray(labels, np.int16), "glyphs"
+
+
 def scene_crops(job) -> tuple[np.ndarray, np.ndarray, str]:
     """Render scene ``job = (seed, split, i, layout, min_px, min_visible)``; its readable index crops (label = card
-    number) and negatives (label ``NONE_ID``) as (n, 64, 64, 3) BGR uint8 and (n,) int16, and its layout."""
+    number) and negatives (label ``NONE_ID``) as (n, 64, 64, 3) BGR uint8 and (n,) int16, and its layout. Layout
+    "glyphs": drawn corner indices instead of a scene (:func:`glyph_crops`)."""
     from vision.training import negatives, synth
     from vision.training.scenes import crop_index
 
     seed, split, i, layout, min_px, min_visible = job
+    if layout == "glyphs":
+        return glyph_crops(seed, split, i)
     scene, rng = synth.render_one(seed, split, i, layout)
     crops, labels = [], []
     for ix in scene.indices:
@@ -100,12 +146,15 @@ def scene_crops(job) -> tuple[np.ndarray, np.ndarray, str]:
     return np.stack(crops), np.asarray(labels, np.int16), scene.layout
 
 
-def _jobs(seed: int, split: str, start: int, fan_share: float, min_px: float, min_visible: float, count=None):
-    """Scene jobs ``start, start + 1, ...``: a ``fan_share`` of them fanned hands, the rest the default mix."""
+def _jobs(seed: int, split: str, start: int, fan_share: float, min_px: float, min_visible: float, count=None,
+          glyph_share: float = 0.0):
+    """Scene jobs ``start, start + 1, ...``: a ``fan_share`` of them fanned hands, the rest the default mix; a
+    ``glyph_share`` of the jobs draw corner indices in fonts instead (the others are the scenes they were without)."""
     i = start
     while count is None or i < start + count:
         fan = np.random.default_rng([seed, 99, i]).random() < fan_share
-        yield (seed, split, i, "fan" if fan else None, min_px, min_visible)
+        glyphs = glyph_share > 0 and np.random.default_rng([seed, 98, i]).random() < glyph_share
+        yield (seed, split, i, "glyphs" if glyphs else "fan" if fan else None, min_px, min_visible)
         i += 1
 
 
@@ -259,13 +308,15 @@ class CropBuffer:
         return self.x[idx], self.y[idx]
 
 
-def render_checks(pool, seed: int, scenes: int, fan_scenes: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def render_checks(pool, seed: int, scenes: int, fan_scenes: int, glyph_jobs: int = 0
+                  ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The per-check crops: held-out-design scenes of the default mix and of fanned hands (every index of at
-    least 8 px, covered or not, as the tuning builds' val crops), with their negatives."""
+    least 8 px, covered or not, as the tuning builds' val crops), with their negatives; with ``glyph_jobs``,
+    also indices drawn in the held-out typefaces ("typefaces": reported, not used to choose a checkpoint)."""
     from vision.training.synth import MIN_CROP_PX
 
     out = {}
-    for name, layout, count in (("mix", None, scenes), ("fan", "fan", fan_scenes)):
+    for name, layout, count in (("mix", None, scenes), ("fan", "fan", fan_scenes), ("typefaces", "glyphs", glyph_jobs)):
         jobs = [(seed, "val", i, layout, MIN_CROP_PX, 0.0) for i in range(count)]
         parts = [r for r in pool.imap(scene_crops, jobs, chunksize=2) if len(r[1])]
         if parts:
@@ -303,15 +354,17 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, size: int, device, batch: int 
 def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict] | None = None, batch: int = 512,
                  lr: float = 3e-3, device: str = "cuda", seed: int = 0, cache: Path | None = None,
                  detector: Path | None = None, fan_share: float = 0.3, registry_share: float = 0.2,
-                 procedural_share: float = 0.0,
+                 procedural_share: float = 0.0, glyph_share: float = 0.0,
                  check_scenes: int = 150, check_fan_scenes: int = 75, check_seed: int = 1, capacity: int = 1_000_000,
                  min_buffer: int = 20000, check_every: float = 30.0, init: Path | None = None, log=print) -> dict:
     """Render and train for ``seconds`` (the rendering of the checks and the start not counted); write
-    ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check) and
-    ``out/summary.json``; returns the summary. ``init``: a checkpoint (``{"model": state dict}``) every shape starts
-    from instead of from scratch (fine-tuning a committed model; the shapes must match it), checked once before
+    ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check),
+    ``out/<arch>_last.pt`` (its latest) and ``out/summary.json``; returns the summary. ``init``: a checkpoint
+    (``{"model": state dict}``) every shape starts from instead of from scratch (fine-tuning a committed model; the
+    shapes must match it), checked once before
     the first step. ``registry_share`` / ``procedural_share``: the training tables drawn with the npm decks / the
-    procedural decks (``synth.pick_faces``)."""
+    procedural decks (``synth.pick_faces``); ``glyph_share``: the jobs that draw corner indices in the typefaces not
+    held out (:func:`glyph_crops`; then the checks draw the held-out ones too)."""
     import multiprocessing as mp
 
     from vision.training.artwork import CACHE
@@ -324,7 +377,8 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     ctx = mp.get_context("fork")  # before any CUDA work: the workers never touch torch
     t_start = time.time()
     with ctx.Pool(workers, initializer=_worker_init, initargs=(cache, "val", 0.0, det)) as pool:
-        checks = render_checks(pool, check_seed, check_scenes, check_fan_scenes)
+        checks = render_checks(pool, check_seed, check_scenes, check_fan_scenes,
+                               glyph_jobs=(check_scenes + check_fan_scenes) // 2 if glyph_share > 0 else 0)
     log(f"checks: {', '.join(f'{k} {len(v[1])} crops' for k, v in checks.items())} ({time.time() - t_start:.0f} s)")
 
     buf = CropBuffer(capacity)
@@ -332,7 +386,7 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     stop = threading.Event()
 
     def reader():
-        jobs = _jobs(seed, "train", 0, fan_share, TRAIN_MIN_PX, TRAIN_MIN_VISIBLE)
+        jobs = _jobs(seed, "train", 0, fan_share, TRAIN_MIN_PX, TRAIN_MIN_VISIBLE, glyph_share=glyph_share)
         try:
             for x, y, layout in pool.imap_unordered(scene_crops, jobs, chunksize=2):
                 buf.add(x, y, layout)
@@ -398,11 +452,13 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
             row[name]["loss"] = round(float(torch.stack(losses[name]).float().mean()), 4) if losses[name] else None
             losses[name].clear()
             score = res["mix"]["top1"] if "mix" in res else 0.0
+            state = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
+            saved = {"model": state, "classes": list(shape_classes(archs[name])), "val_top1": score, "step": step,
+                     "samples": seen, **archs[name]}
+            torch.save(saved, out / f"{name}_last.pt")  # the latest, whichever check was best
             if score >= best[name]:
                 best[name] = score
-                state = {k: v.detach().float().cpu() for k, v in model.state_dict().items()}
-                torch.save({"model": state, "classes": list(shape_classes(archs[name])), "val_top1": score,
-                            "step": step, "samples": seen, **archs[name]}, out / f"{name}.pt")
+                torch.save(saved, out / f"{name}.pt")
         history.append(row)
         log(json.dumps(row))
         (out / "summary.json").write_text(json.dumps({"archs": archs, "history": history, "best": best,
