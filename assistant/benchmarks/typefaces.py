@@ -16,6 +16,7 @@ draws the same fonts and sizes (only the courts' letters differ).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -98,11 +99,11 @@ def run(args) -> int:
     from vision.model_files import default_model_dir, table_model_dir
     from vision.onnx_backend import ModelFileError
 
-    try:
-        from vision.training.artwork import glyph_fonts
-        from vision.training.index_glyphs import COURT_LETTERS, typeface_split
-    except ImportError as exc:  # Pillow draws the fonts' glyphs
-        raise UserError(f"drawing the corner indices needs Pillow ({exc}): pip install pillow") from None
+    if importlib.util.find_spec("PIL") is None:  # Pillow draws the fonts' glyphs
+        raise UserError("drawing the corner indices needs Pillow: pip install pillow")
+    from vision.training.artwork import glyph_fonts
+    from vision.training.index_glyphs import COURT_LETTERS, typeface_split
+
     if args.per_card < 1:
         raise UserError(f"--per-card {args.per_card}: give 1 or more")
     wanted = [w.strip() for w in args.letters.split(",") if w.strip()]
