@@ -25,8 +25,6 @@ import numpy as np
 
 from assistant.cli import UserError
 
-RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
 
 def add_arguments(parser) -> None:
     parser.add_argument("--per-card", type=int, default=8, metavar="N",
@@ -76,7 +74,7 @@ def draw(per_card: int, seed: int, letters: dict[str, str], fonts: list[Path]) -
 
 def score(truth: list[str], read: list[str | None]) -> dict:
     """Whole names right / wrong / read as no index (counts), and the ranks read right per rank."""
-    from vision.card_names import rank_of
+    from vision.card_names import RANKS, rank_of
 
     out = Counter()
     ranks: Counter = Counter()
@@ -90,7 +88,7 @@ def score(truth: list[str], read: list[str | None]) -> dict:
             out["wrong"] += 1
         ranks[rank_of(t)] += r is not None and rank_of(r) == rank_of(t)
     return {**{k: out[k] for k in ("cards", "right", "wrong", "none")},
-            "rank_right": {r: ranks[r] for r in RANK_ORDER}}
+            "rank_right": {r: ranks[r] for r in RANKS}}
 
 
 def run(args) -> int:

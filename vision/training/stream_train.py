@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import string
 import threading
 import time
 from pathlib import Path
@@ -49,7 +50,7 @@ GLYPH_CROPS = 16  # drawn corner indices a glyph job makes (``glyph_share`` of t
 GLYPH_LETTERS = ("de", "nl")  # court letterings drawn as well (index_glyphs.COURT_LETTERS; French V is a jack there)
 GLYPH_LETTER_SHARE = 0.5  # of the drawn courts, this share printed with one of those
 GLYPH_NEGATIVES = 4  # and this many drawings that are no index (text without a pip), labelled none
-_TEXT = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_TEXT = string.ascii_letters + string.digits
 TRAIN_MIN_PX = 12.0  # training crops: indices at least this long and this uncovered (as ``patience train classifier``)
 TRAIN_MIN_VISIBLE = 0.7
 
