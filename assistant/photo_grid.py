@@ -60,6 +60,9 @@ SET_EVIDENCE = 1e6
 MIN_GRID_CARDS = 8
 # A reading outside the grid counts as a card there from this score on (the detector reports cards from 0.3).
 MIN_OUTSIDE_SCORE = 0.3
+# Cards read at both corner indices that a grid laid over itself needs to tell which corner every card shows: where
+# columns overlap, only the last column's cards show both (docs/BENCHMARKS.md, score-photo, session 44).
+MIN_CORNER_PAIRS = 2
 # Said when a grid read better as rows laid over each other (``read_overlapping``)
 OVERLAP_NOTE = ("read card by card (each card's corners counted where the card lies): if the rows or columns "
                 "overlap, a grid laid out with gaps between the cards reads best")
@@ -682,7 +685,7 @@ def sightings_at_corners(sightings: Sequence[Sighting],
     best_of = {name: max(idx, key=lambda i: sightings[i].score) for name, idx in by_name.items()}
     elsewhere = {name: others(idx, best_of[name]) for name, idx in by_name.items()}
     gaps = [min(apart(best_of[n], j) for j in js) for n, js in elsewhere.items() if js]
-    if len(gaps) < MIN_GRID_CARDS // 2:
+    if len(gaps) < MIN_CORNER_PAIRS:
         return list(sightings), np.zeros((0, 2)), np.zeros(2)
     diagonal = float(np.median(gaps))
     pairs = []  # (first corner, second corner) of one card: the best reading and its partner a diagonal away
@@ -691,7 +694,7 @@ def sightings_at_corners(sightings: Sequence[Sighting],
         near = [j for j in js if 0.7 * diagonal <= apart(best, j) <= 1.4 * diagonal]
         if near:
             pairs.append((best, min(near, key=lambda j: abs(apart(best, j) - diagonal))))
-    if len(pairs) < MIN_GRID_CARDS // 2:
+    if len(pairs) < MIN_CORNER_PAIRS:
         return list(sightings), np.zeros((0, 2)), np.zeros(2)
     v = np.array([centres[b] - centres[a] for a, b in pairs], float).reshape(-1, 2)
     axis = np.linalg.eigh(v.T @ v)[1][:, -1]  # the diagonal's direction, its sign arbitrary but fixed
@@ -775,9 +778,10 @@ def read_overlapping(reading: GridReading, result, sightings: Sequence[Sighting]
     :func:`sightings_from_detection` gave them), or, when it is not complete, a better one made as if the rows (or
     columns) were laid over each other: each corner counted at its card's middle (the card the detector grouped it
     into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried); the reading with
-    the most cells read and the fewest warnings, which says so in a note when it is not ``reading``."""
+    the most cells read and the fewest warnings, which says so in a note when it is not ``reading``. A complete
+    ``reading`` is kept, its cells drawn around the cards (:func:`_cells_at_cards`)."""
     if reading.complete:
-        return reading
+        return _cells_at_cards(reading, sightings, fixed)
     tries = [grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], card_centres, fixed)]
     for far in (False, True):
         moved, points, to_middle = sightings_at_corners(sightings, far)
@@ -788,6 +792,23 @@ def read_overlapping(reading: GridReading, result, sightings: Sequence[Sighting]
         return reading
     best.notes.append(OVERLAP_NOTE)
     return best
+
+
+def _cells_at_cards(reading: GridReading, sightings: Sequence[Sighting],
+                    fixed: Mapping[tuple[int, int], str] | None = None) -> GridReading:
+    """``reading`` (complete) with its cells drawn around the cards' middles as the corner lattice places them
+    (:func:`sightings_at_corners`), when that lattice reads the same 25 names: where the columns (or rows) overlap,
+    the whole cards found are the visible strips of the cards, and cells drawn around them miss the cards' middles
+    (their names are right all the same). Unchanged otherwise."""
+    for far in (False, True):
+        moved, points, to_middle = sightings_at_corners(sightings, far)
+        if len(points) < 4:
+            return reading
+        other = grid_from_cards(moved, points, fixed)
+        if other.complete and other.rows == reading.rows:
+            other.moved(1.0, *to_middle)
+            return replace(reading, cell_boxes=other.cell_boxes, seen_h=other.seen_h)
+    return reading
 
 
 def grid_from_detection(result, corner_probs: Sequence | None = None) -> GridReading:

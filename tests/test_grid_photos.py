@@ -9,7 +9,8 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
-from vision.training.grid_photos import OVERLAP_ROW_STEPS, render_grid_photo, store_with_exif  # noqa: E402
+from vision.training.grid_photos import (OVERLAP_COLUMN_STEPS, OVERLAP_ROW_STEPS, render_grid_photo,  # noqa: E402
+                                        store_with_exif)
 from vision.training.scenes import Face  # noqa: E402
 
 NAMES = [f"{r}{s}" for s in "shdc" for r in ("A", "2", "3", "4", "5", "6", "7")][:25]
@@ -73,3 +74,23 @@ def test_rows_lie_apart_or_each_over_the_lower_part_of_the_one_above(overlap):
             below = NAMES.index(rows[r + 1][c])
             covered = np.abs(colour_at(picture, halfway) - (40 + 8 * below, 200 - 6 * below, 120)).max() <= 3
             assert covered == overlap  # halfway down to the next row: its card where the rows overlap, else table
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_columns_lie_apart_or_each_card_over_the_right_part_of_the_one_before(overlap):
+    steps = {"column_steps": OVERLAP_COLUMN_STEPS} if overlap else {}
+    picture, rows, info = render_grid_photo(faces(), np.random.default_rng(4), (800, 600), photometric=False, **steps)
+    for r in range(5):
+        for c in range(4):
+            halfway = (np.array(info["centres"][r][c]) + np.array(info["centres"][r][c + 1])) / 2
+            right = NAMES.index(rows[r][c + 1])
+            covered = np.abs(colour_at(picture, halfway) - (40 + 8 * right, 200 - 6 * right, 120)).max() <= 3
+            assert covered == overlap  # halfway to the next card: that card where the columns overlap, else table
+
+
+def test_a_set_is_rendered_with_rows_or_columns_laid_over_each_other_or_refused(tmp_path):
+    from vision.training.grid_photos import OVERLAPS, write_grid_set
+
+    assert set(OVERLAPS) == {"", "rows", "columns", "both"}
+    with pytest.raises(ValueError, match="overlap 'diagonal'"):
+        write_grid_set(tmp_path, 1, decks={"x": []}, overlap="diagonal")

@@ -405,3 +405,67 @@ def test_too_few_cards_read_at_both_corners_give_no_corner_lattice():
     one_corner = s[::2]  # each card's top-left corner only
     moved, points, _ = sightings_at_corners(one_corner)
     assert moved == one_corner and len(points) == 0
+
+
+def columns_laid_over_each_other(angle=0.0, both_corners=(0, 2, 4)):
+    """Corner readings of a grid whose cards each lie over the right part of the card before them (column step
+    0.6 card widths): of each card but the last column's, only its top-left corner index shows, which lies more
+    than half a column step left of the card's middle; of the last column, ``both_corners`` rows' cards are read at
+    both corners (a real photo misses some). Returns (sightings, card middles (5, 5, 2), camera)."""
+    h = camera(angle)
+    corners, middles = [], np.zeros((5, 5, 2))
+    for r in range(5):
+        for c in range(5):
+            cx, cy = c * 0.6, r * 1.6
+            middles[r, c] = project(h, np.array([[cx, cy]]))[0]
+            shown = [(-0.36, -0.55)] + ([(0.36, 0.55)] if c == 4 and r in both_corners else [])
+            for lx, ly in shown:
+                x, y = project(h, np.array([[cx + lx, cy + ly]]))[0]
+                corners.append(Sighting(DEALT[r, c], 0.8, (x - 8, y - 10, x + 8, y + 10)))
+    return corners, middles, h
+
+
+def test_two_cards_read_at_both_corners_are_enough_to_find_the_corner_every_card_shows():
+    """Where columns overlap only the last column's cards show both corners, and a photo may read only a few of
+    them there: two such cards fix the diagonal from the corner every card shows to its middle."""
+    from assistant.photo_grid import sightings_at_corners
+
+    corners, middles, _ = columns_laid_over_each_other(both_corners=(1, 3))
+    moved, points, to_middle = sightings_at_corners(corners)
+    assert len(points) == 25
+    reading = grid_from_cards(moved, points).moved(1.0, *to_middle)
+    assert reading.rows == DEALT.tolist() and reading.complete
+    assert np.allclose(reading.cell_boxes[2][2].mean(0), middles[2, 2], atol=3)
+    one_pair = [s for s in corners if not (s.card == DEALT[3, 4] and s.centre[1] > middles[3, 4][1])]
+    assert len(sightings_at_corners(one_pair)[1]) == 0  # one card read at both corners says nothing
+
+
+@pytest.mark.parametrize("angle", [0, 25, 180])
+def test_a_grid_read_whole_from_the_corners_of_overlapping_columns_has_its_cells_drawn_around_the_cards(angle):
+    """Read from the corners alone the names are right, but each cell lies around its card's top corner, which
+    lies outside the card's cell where the columns overlap: the cells are drawn around the cards' middles."""
+    from assistant.photo_grid import read_overlapping
+
+    corners, middles, _ = columns_laid_over_each_other(angle)
+    reading = grid_from_cards(corners)
+    assert reading.complete
+    seen = reading.rows
+    inside = [[cv2_inside(reading.cell_boxes[r][c], m) for c, m in enumerate(row)]
+              for r, row in enumerate(seen_middles(reading, middles))]
+    assert not all(all(row) for row in inside)  # drawn around the corners, the cells miss most cards' middles
+    drawn = read_overlapping(reading, None, corners)
+    assert drawn.rows == seen and drawn.complete
+    assert all(cv2_inside(drawn.cell_boxes[r][c], m)
+               for r, row in enumerate(seen_middles(drawn, middles)) for c, m in enumerate(row))
+
+
+def seen_middles(reading, middles):
+    """The dealt cards' middles in the order the reading's rows show them (each name's dealt place)."""
+    where = {DEALT[r, c]: middles[r, c] for r in range(5) for c in range(5)}
+    return [[where[name] for name in row] for row in reading.rows]
+
+
+def cv2_inside(quad, point) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32), tuple(map(float, point)), False) >= 0

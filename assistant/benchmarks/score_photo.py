@@ -17,7 +17,8 @@ wrong (the deck rule moving the replaced name elsewhere) costs more than one.
 ``--render N`` first renders N labelled photos into FOLDER from the card designs the model never trained on
 (``vision.grid_photos.write_grid_set``, seeded by ``--seed``; needs the artwork: ``patience dataset fetch``). The
 recorded set is ``patience bench score-photo datasets/gridval --render 48``; ``--overlap`` renders grids whose rows
-are laid over each other (only the top of each card shows), which the reader handles less well (docs/BENCHMARKS.md).
+are laid over each other (only the top of each card shows), ``--overlap columns`` grids whose columns are (only
+the left strip of each card shows), which the reader handles less well (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--render", type=int, default=0, metavar="N",
                         help="first render N labelled grid photos of held-out designs into FOLDER")
     parser.add_argument("--seed", type=int, default=0, help="seed of --render (default 0)")
-    parser.add_argument("--overlap", action="store_true",
-                        help="--render grids whose rows are laid over the lower part of the row above (read less "
-                             "well than grids with gaps: docs/BENCHMARKS.md)")
+    parser.add_argument("--overlap", nargs="?", const="rows", default="", choices=("rows", "columns", "both"),
+                        help="--render grids laid over themselves: 'rows' (the default of --overlap) each row over "
+                             "the lower part of the row above, 'columns' each card over the right part of the one "
+                             "before it, 'both' (read less well than grids with gaps: docs/BENCHMARKS.md)")
     parser.add_argument("--limit", type=int, default=0, metavar="N", help="read at most N photos")
     parser.add_argument("--threads", type=int, default=None, metavar="N", help="ONNX Runtime threads (default 2)")
     parser.add_argument("--model", metavar="DIR", help="model folder (default: the committed models/)")
@@ -143,9 +145,10 @@ def run(args) -> int:
         dt = (time.perf_counter() - t0) * 1e3
         ms.append(dt)
         right = compare(reading.rows, truth)
-        if centres is not None:
+        found = None if centres is None else grid_placed(reading, centres)
+        if found is not None:
             with_centres += 1
-            placed += grid_placed(reading, centres)
+            placed += found
         cells += right
         full += right == 25
         if any(d.startswith(SMALL_CORNERS_DOUBT) for d in reading.doubts):
@@ -160,12 +163,14 @@ def run(args) -> int:
         tally[1] += right == 25
         tally[2] += right
         if args.json:
-            print(json.dumps({"image": path.name, "cells_right": right, "ms": round(dt, 1), "rows": reading.rows,
+            print(json.dumps({"image": path.name, "cells_right": right, "grid_found": found, "ms": round(dt, 1),
+                              "rows": reading.rows,
                               "truth": truth, "warnings": reading.warnings, "doubts": reading.doubts,
                               "notes": reading.notes, "flagged": sorted(reading.flagged)}))
-        elif args.verbose and right < 25:
+        elif args.verbose and (right < 25 or found is False):
             bad = [f"r{r + 1}c{c + 1} {reading.rows[r][c]} (is {truth[r][c]})" for r in range(5) for c in range(5)
                    if reading.rows[r][c] != truth[r][c]]
+            bad += ["the cells drawn miss their cards"] if found is False else []
             wrong_lines.append(f"  {path.name} ({image.shape[1]}x{image.shape[0]}): {', '.join(bad)}")
     a = np.array(ms)
     summary = {"photos": len(photos), "grids_fully_right": full, "cells_right": cells, "cells": 25 * len(photos),

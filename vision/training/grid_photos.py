@@ -37,12 +37,19 @@ EXIF_STORE = {6: cv2.ROTATE_90_COUNTERCLOCKWISE, 8: cv2.ROTATE_90_CLOCKWISE, 3: 
 # one above (a player short of table; only the top of each card but the last row's shows; session 25's probe)
 ROW_STEPS = (1.5, 1.85)
 OVERLAP_ROW_STEPS = (0.8, 1.2)
+# Column steps in card widths: gaps between the columns, or each card laid over the right part of the one before it
+# (only the left strip of each card but the last column's shows, with its top corner index; session 44)
+COLUMN_STEPS = (1.05, 1.4)
+OVERLAP_COLUMN_STEPS = (0.55, 0.8)
+# ``write_grid_set(overlap=...)``: which steps each kind of grid is laid with
+OVERLAPS = {"": (ROW_STEPS, COLUMN_STEPS), "rows": (OVERLAP_ROW_STEPS, COLUMN_STEPS),
+            "columns": (ROW_STEPS, OVERLAP_COLUMN_STEPS), "both": (OVERLAP_ROW_STEPS, OVERLAP_COLUMN_STEPS)}
 
 
-def table_layout(rng: np.random.Generator, row_steps: tuple[float, float] = ROW_STEPS
-                 ) -> list[tuple[int, int, float, float, float]]:
+def table_layout(rng: np.random.Generator, row_steps: tuple[float, float] = ROW_STEPS,
+                 column_steps: tuple[float, float] = COLUMN_STEPS) -> list[tuple[int, int, float, float, float]]:
     """(row, column, x, y, angle) of 25 cards in table units (card width 1, height ~1.4): uneven gaps, crooked."""
-    gx, gy = rng.uniform(1.05, 1.4), rng.uniform(*row_steps)
+    gx, gy = rng.uniform(*column_steps), rng.uniform(*row_steps)
     col_off = rng.normal(0, 0.05, 5)
     row_off = rng.normal(0, 0.05, 5)
     out = []
@@ -118,16 +125,18 @@ def _hand(rng: np.random.Generator, img: np.ndarray, keep_clear: np.ndarray) -> 
 
 def render_grid_photo(faces: list, rng: np.random.Generator, out_size: tuple[int, int] = (1280, 960),
                       angle: float = 0.0, tilt: float = 0.0, zoom: float = 0.8, hand: bool = False,
-                      photometric: bool = True, empty: tuple = (), row_steps: tuple[float, float] = ROW_STEPS
+                      photometric: bool = True, empty: tuple = (), row_steps: tuple[float, float] = ROW_STEPS,
+                      column_steps: tuple[float, float] = COLUMN_STEPS
                       ) -> tuple[np.ndarray, list[list[str | None]], dict]:
     """``(picture BGR, rows as seen, info)`` for the 25 ``faces`` (``vision.training.scenes.Face``) dealt row-major.
 
     ``angle`` in degrees (the camera's turn), ``tilt`` 0..0.25, ``zoom`` the share of the frame the grid fills;
     ``empty``: dealt cells (row, column) left without a card (None in the truth); ``row_steps``: the range of the
-    step between rows (``OVERLAP_ROW_STEPS``: rows laid over each other)."""
+    step between rows (``OVERLAP_ROW_STEPS``: rows laid over each other), ``column_steps`` between columns
+    (``OVERLAP_COLUMN_STEPS``: each card laid over the right part of the one before it)."""
     assert len(faces) == 25
     out_w, out_h = out_size
-    layout = table_layout(rng, row_steps)
+    layout = table_layout(rng, row_steps, column_steps)
     corners = []
     for _r, _c, cx, cy, ang in layout:
         c, s = np.cos(ang), np.sin(ang)
@@ -223,9 +232,15 @@ def photo_plan(i: int, rng: np.random.Generator) -> dict:
 
 
 def write_grid_set(folder: str | Path, count: int, seed: int = 0, decks: dict | None = None, log=print,
-                   overlap: bool = False) -> Path:
+                   overlap: str = "") -> Path:
     """Render ``count`` labelled grid photos into ``folder`` (held-out designs; a seed repeats the set); ``overlap``:
-    each row laid over the lower part of the one above."""
+    ``"rows"``, each row laid over the lower part of the one above, ``"columns"``, each card over the right part of
+    the one before it, or ``"both"`` (only each card's top left corner shows; ``OVERLAPS``; ``True`` is ``"rows"``,
+    as before there were more kinds)."""
+    overlap = "rows" if overlap is True else (overlap or "")
+    if overlap not in OVERLAPS:
+        raise ValueError(f"overlap {overlap!r}: one of {', '.join(k for k in OVERLAPS if k)}")
+    row_steps, column_steps = OVERLAPS[overlap]
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     if decks is None:
@@ -243,13 +258,13 @@ def write_grid_set(folder: str | Path, count: int, seed: int = 0, decks: dict | 
         faces = [decks[deck][j] for j in rng.permutation(52)[:25]]
         plan = photo_plan(i, rng)
         picture, rows, info = render_grid_photo(faces, rng, plan["size"], plan["angle"], plan["tilt"], plan["zoom"],
-                                                plan["hand"], row_steps=OVERLAP_ROW_STEPS if overlap else ROW_STEPS)
+                                                plan["hand"], row_steps=row_steps, column_steps=column_steps)
         path = out / f"grid_{i:03d}.jpg"
         if plan["exif"]:
             store_with_exif(path, picture, plan["exif"])
         else:
             cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        label = {"rows": rows, "deck": deck, **info, "exif": plan["exif"], **({"overlap": True} if overlap else {})}
+        label = {"rows": rows, "deck": deck, **info, "exif": plan["exif"], **({"overlap": overlap} if overlap else {})}
         (out / f"{path.name}.json").write_text(json.dumps(label) + "\n")
         log(f"{path.name}: {deck}, {info['size'][0]}x{info['size'][1]}, angle {info['angle']}, tilt {info['tilt']}"
             f"{', hand' if info['hand'] else ''}{', EXIF ' + str(plan['exif']) if plan['exif'] else ''}")
