@@ -71,11 +71,16 @@ def corner(card: Card, c, cam: Camera, bottom: bool = False) -> Seen:
     return Seen(str(card), 0.8, cam.box(x - W / 2 + 2, y - H / 2 + 2, x - W / 2 + 22, y - H / 2 + 32), 1)
 
 
-def strip(card: Card, c, shows: float, cam: Camera, bottom: bool = False) -> Seen:
+def strip(card: Card, c, shows: float, cam: Camera, bottom: bool = False, side: str = "") -> Seen:
     """A covered card whose top corners both show (a deck with an index in every corner): read on two corners in
     a box as wide as the card and ``shows`` high, whose centre is not the card's (``bottom``: its bottom corners
-    show, the card is covered from above)."""
+    show, the card is covered from above). ``side`` "left" / "right": its left (right) corners show in a box as high
+    as the card and ``shows`` wide (the card is covered from the right / left)."""
     x, y = c
+    if side == "left":
+        return Seen(str(card), 0.8, cam.box(x - W / 2, y - H / 2, x - W / 2 + shows, y + H / 2), 2)
+    if side == "right":
+        return Seen(str(card), 0.8, cam.box(x + W / 2 - shows, y - H / 2, x + W / 2, y + H / 2), 2)
     if bottom:
         return Seen(str(card), 0.8, cam.box(x - W / 2, y + H / 2 - shows, x + W / 2, y + H / 2), 2)
     return Seen(str(card), 0.8, cam.box(x - W / 2, y - H / 2, x + W / 2, y - H / 2 + shows), 2)
@@ -298,18 +303,22 @@ def four_at_a_time_script(seed: int, cam: Camera | None = None, in_row: bool = F
 
 # -- Poker ---------------------------------------------------------------------------------------------------------
 def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: float = 1.15,
-                 adjacent: bool = False, rows_overlap: float = 0.0, covered_corners: int = 2) -> tuple[Script, list]:
+                 adjacent: bool = False, rows_overlap: float = 0.0, covered_corners: int = 2,
+                 columns_overlap: float = 0.0) -> tuple[Script, list]:
     """A scripted Poker game: each card laid straight into a random free cell of the final 5x5 grid (or, with
     ``adjacent``, next to a card). ``rows_overlap``: the rows lie that share of a card height over each other, a
     card laid later on the edge of the one above or below it; a covered card shows its top (or bottom) corners in
     a strip (``covered_corners`` 1: a deck with two indices, its top-left or bottom-right index alone), one covered
-    on both edges is not seen. Returns the script and the final grid as seen (rows of card texts)."""
+    on both edges is not seen. ``columns_overlap``: the columns lie that share of a card width over each other
+    (a covered card shows its left or right edge: its top-left or bottom-right index alone, or, a deck with four
+    indices, the two on that edge in a strip). Returns the script and the final grid as seen (rows of card texts)."""
     rng = np.random.default_rng(seed)
     cam = cam or Camera()
     script = Script(rng, cam)
     order = deal_order(seed)[:cards]
     grid: dict[tuple[int, int], Card] = {}
-    pitch = (W * gap, H * (1.0 - rows_overlap) if rows_overlap else H * gap * 0.95)
+    pitch = (W * (1.0 - columns_overlap) if columns_overlap else W * gap,
+             H * (1.0 - rows_overlap) if rows_overlap else H * gap * 0.95)
     origin = (640 - 2 * pitch[0], 360 - 2 * pitch[1])
 
     def seen():
@@ -317,9 +326,16 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
         laid = list(grid)
         for (row, col), c in grid.items():
             xy = (origin[0] + col * pitch[0], origin[1] + row * pitch[1])
-            later = set(laid[laid.index((row, col)) + 1:]) if rows_overlap else set()
-            below, above = (row + 1, col) in later, (row - 1, col) in later
-            if below and above:
+            later = set(laid[laid.index((row, col)) + 1:]) if rows_overlap or columns_overlap else set()
+            below, above = (row + 1, col) in later and rows_overlap, (row - 1, col) in later and rows_overlap
+            right, left = (row, col + 1) in later and columns_overlap, (row, col - 1) in later and columns_overlap
+            if (below and above) or (right and left) or ((below or above) and (right or left)):
+                continue  # covered on two edges: no index shows
+            if right or left:
+                if covered_corners == 1:
+                    out.append(corner(c, xy, cam, bottom=bool(left)))
+                else:
+                    out.append(strip(c, xy, pitch[0], cam, side="left" if right else "right"))
                 continue
             if not (below or above):
                 out.append(whole(c, xy, cam))

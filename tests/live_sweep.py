@@ -4,6 +4,7 @@
     .venv/bin/python tests/live_sweep.py tommy-quick 0 100    # every card laid straight from the stock
     .venv/bin/python tests/live_sweep.py tommy 0 40 --variant calculation    # another Sir Tommy variant
     .venv/bin/python tests/live_sweep.py poker 0 60 --nudge 0.7    # the camera nudged halfway through each game
+    .venv/bin/python tests/live_sweep.py poker 0 100 --columns-overlap 0.35    # each card over its neighbour's edge
 
 Each seed draws its own camera (a quarter or slight turn, a mirror, a scale) and, for the faulty kinds, the
 suite's faults at their rates (tests/live_sim.py). A game counts wrong when its card and move events are not the
@@ -42,7 +43,7 @@ def _camera(rng, scale: tuple[float, float]) -> Camera:
 
 
 def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0.0,
-         strips: bool = False, rows_overlap: float = 0.0) -> tuple[bool, bool, str]:
+         strips: bool = False, rows_overlap: float = 0.0, columns_overlap: float = 0.0) -> tuple[bool, bool, str]:
     """(followed exactly, ended right, what differed first) for one scripted game of ``kind``."""
     rng = np.random.default_rng(seed)
     if kind.startswith("poker"):
@@ -51,7 +52,7 @@ def play(kind: str, seed: int, tommy_variant: str = "standard", nudge: float = 0
         corners = 1 + int(np.random.default_rng(seed + 300).random() < 0.5)  # the deck's indices: 2 or 4
         script, rows = poker_script(seed, cam=cam, gap=float(rng.uniform(1.05, 1.4)),
                                     adjacent=variant.endswith("adjacent"), rows_overlap=rows_overlap,
-                                    covered_corners=corners)
+                                    covered_corners=corners, columns_overlap=columns_overlap)
         if kind == "poker-quick":
             for e in script.truth[2:-2:6]:
                 hands_while_it_lies(script, e["still_frame"])
@@ -101,6 +102,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rows-overlap", type=float, default=0.0,
                         help="Poker: the rows overlap by this share of a card height (covered cards read on one "
                         "corner or, a deck with four indices, on two in a strip)")
+    parser.add_argument("--columns-overlap", type=float, default=0.0,
+                        help="Poker: the columns overlap by this share of a card width (covered cards read on one "
+                        "corner or, a deck with four indices, on two in a strip)")
     args = parser.parse_args(argv)
     if args.variant != "standard" and not args.kind.startswith("tommy"):
         parser.error("--variant goes with tommy and tommy-quick")
@@ -108,7 +112,8 @@ def main(argv=None) -> int:
         parser.error("four at a time: the kinds four-row and four-hand")
     wrong, same_end = [], []
     for seed in range(args.first, args.end):
-        exact, ended, what = play(args.kind, seed, args.variant, args.nudge, args.strips, args.rows_overlap)
+        exact, ended, what = play(args.kind, seed, args.variant, args.nudge, args.strips, args.rows_overlap,
+                                  args.columns_overlap)
         if not exact:
             (same_end if ended else wrong).append(seed)
             print(f"seed {seed}: {'same end' if ended else 'WRONG'} {what}", flush=True)
@@ -117,6 +122,7 @@ def main(argv=None) -> int:
     kind += f" nudged {args.nudge}" if args.nudge else ""
     kind += " strips" if args.strips else ""
     kind += f" rows overlapping {args.rows_overlap}" if args.rows_overlap else ""
+    kind += f" columns overlapping {args.columns_overlap}" if args.columns_overlap else ""
     print(f"{kind} seeds {args.first}-{args.end - 1}: {n - len(wrong) - len(same_end)} of {n} exact, "
           f"{len(same_end)} with the same end {same_end}, {len(wrong)} wrong {wrong}")
     return 0

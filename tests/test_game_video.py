@@ -144,6 +144,9 @@ def test_poker_rows_laid_over_each_other_lie_closer_than_a_card_and_are_drawn_in
     assert with_gaps.places["1,0"][1] - with_gaps.places["0,0"][1] > 100.0 and not with_gaps.laid_order
     assert over.places["1,0"][1] - over.places["0,0"][1] == pytest.approx(70.0) and over.laid_order
     assert over.places["0,1"] == with_gaps.places["0,1"]  # the columns keep their gaps
+    across = poker_table(np.random.default_rng(0), 100.0, 0.7, columns_overlap=0.35)
+    assert across.places["0,1"][0] - across.places["0,0"][0] == pytest.approx(70.0 * 0.65) and across.laid_order
+    assert across.places["1,0"] == with_gaps.places["1,0"]  # the rows keep theirs
 
 
 @pytest.mark.parametrize("in_row", [True, False], ids=["laid-in-a-row", "from-the-hand"])
@@ -275,7 +278,8 @@ def test_the_cli_writes_video_and_truth(tmp_path):
     truth = json.loads(out.with_suffix(".json").read_text())
     assert truth["deck"] == "procedural" and truth["frames"] == video_frames(out.with_suffix(".mp4"))
     assert main(["dataset", "video", "--game", "poker", "--size", "big", "--procedural", "--out", str(out)]) == 2
-    for bad in (["--game", "poker", "--rows-overlap", "0.7"], ["--game", "tommy", "--rows-overlap", "0.3"]):
+    for bad in (["--game", "poker", "--rows-overlap", "0.7"], ["--game", "tommy", "--rows-overlap", "0.3"],
+                ["--game", "poker", "--columns-overlap", "0.6"], ["--game", "tommy", "--columns-overlap", "0.3"]):
         assert main(["dataset", "video", *bad, "--procedural", "--out", str(out)]) == 2
 
 

@@ -65,27 +65,21 @@ def test_a_phone_photo_is_stored_turned_and_shown_upright(tmp_path):
 
 
 @pytest.mark.parametrize("overlap", [False, True])
-def test_rows_lie_apart_or_each_over_the_lower_part_of_the_one_above(overlap):
-    steps = {"row_steps": OVERLAP_ROW_STEPS} if overlap else {}
+@pytest.mark.parametrize("along", ["rows", "columns"])
+def test_rows_or_columns_lie_apart_or_each_card_over_the_edge_of_the_one_laid_before(along, overlap):
+    """Rows: each over the lower part of the one above; columns: each card over the right part of the one before.
+    Halfway from a card to its neighbour below (rows) or on the right (columns) lies that neighbour where they
+    overlap, else the table."""
+    steps = {} if not overlap else (
+        {"row_steps": OVERLAP_ROW_STEPS} if along == "rows" else {"column_steps": OVERLAP_COLUMN_STEPS})
     picture, rows, info = render_grid_photo(faces(), np.random.default_rng(4), (800, 600), photometric=False, **steps)
-    for r in range(4):
-        for c in range(5):
-            halfway = (np.array(info["centres"][r][c]) + np.array(info["centres"][r + 1][c])) / 2
-            below = NAMES.index(rows[r + 1][c])
-            covered = np.abs(colour_at(picture, halfway) - (40 + 8 * below, 200 - 6 * below, 120)).max() <= 3
-            assert covered == overlap  # halfway down to the next row: its card where the rows overlap, else table
-
-
-@pytest.mark.parametrize("overlap", [False, True])
-def test_columns_lie_apart_or_each_card_over_the_right_part_of_the_one_before(overlap):
-    steps = {"column_steps": OVERLAP_COLUMN_STEPS} if overlap else {}
-    picture, rows, info = render_grid_photo(faces(), np.random.default_rng(4), (800, 600), photometric=False, **steps)
-    for r in range(5):
-        for c in range(4):
-            halfway = (np.array(info["centres"][r][c]) + np.array(info["centres"][r][c + 1])) / 2
-            right = NAMES.index(rows[r][c + 1])
-            covered = np.abs(colour_at(picture, halfway) - (40 + 8 * right, 200 - 6 * right, 120)).max() <= 3
-            assert covered == overlap  # halfway to the next card: that card where the columns overlap, else table
+    dr, dc = (1, 0) if along == "rows" else (0, 1)
+    for r in range(5 - dr):
+        for c in range(5 - dc):
+            halfway = (np.array(info["centres"][r][c]) + np.array(info["centres"][r + dr][c + dc])) / 2
+            k = NAMES.index(rows[r + dr][c + dc])
+            covered = np.abs(colour_at(picture, halfway) - (40 + 8 * k, 200 - 6 * k, 120)).max() <= 3
+            assert covered == overlap
 
 
 def test_a_set_is_rendered_with_rows_or_columns_laid_over_each_other_or_refused(tmp_path):

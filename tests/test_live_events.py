@@ -853,6 +853,51 @@ def test_a_poker_grid_laid_with_its_rows_over_each_other_is_followed(seed, cam, 
     assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
 
 
+@pytest.mark.parametrize("seed, cam, gap, overlap, corners, variant", [
+    (80, Camera(angle_deg=15, mirror=True, scale=0.51), 1.26, 0.35, 1, "american-adjacent"),  # a sweep's seed 80
+    (1, Camera(angle_deg=90, scale=0.7), 1.15, 0.2, 2, "english"),
+    (2, Camera(angle_deg=180), 1.15, 0.45, 1, "american"),
+    (3, Camera(angle_deg=-25, scale=0.8), 1.15, 0.35, 2, "american"),
+])
+def test_a_poker_grid_laid_with_its_columns_over_each_other_is_followed(seed, cam, gap, overlap, corners, variant):
+    """Each card laid over the edge of its neighbour across the cards' short side (0.55-0.8 of a card apart): a
+    covered card shows its left or right edge. Once two cards are seen lying over each other side by side, cells
+    narrower than a card are allowed across, and the gaps down need not be alike (else two rows a card apart read
+    as four half-rows, every other one empty)."""
+    script, rows = poker_script(seed, cam=cam, gap=gap, adjacent=variant.endswith("adjacent"),
+                                columns_overlap=overlap, covered_corners=corners)
+    with_faults(script, seed + 100)
+    events = run_script(Session.new("poker", variant), script)
+    placed = [e["card"] for e in events if e["event"] == "move"]
+    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+
+
+def test_cells_narrower_than_a_card_across_its_short_side_only_where_cards_are_seen_to_overlap():
+    """A row of three cards 1.2 card widths apart with a card a card height above the middle one: read as whole
+    cells, not as cells 0.6 wide with every other one empty; the same cards 0.6 apart are cells 0.6 wide."""
+    from assistant.live.poker_follower import fit_cells
+
+    wh = np.array([50.0, 70.0])
+    upright = [(0.0, 0.0)]
+    for step, want in ((1.2, [[1, 0], [1, 1], [1, 2], [0, 1]]), (0.6, [[1, 0], [1, 1], [1, 2], [0, 1]])):
+        points = np.array([[0, 84], [step * 50, 84], [2 * step * 50, 84], [step * 50, 0]], float)
+        cells, _, _ = fit_cells(points, wh, upright)
+        assert cells.tolist() == want
+
+
+def test_a_corner_read_beside_a_placed_card_does_not_make_the_cells_narrower():
+    """What poker-3 showed: the first card's own corner, read as another card while the first was not read for a
+    moment, lies within a card of it; had it counted as two cards lying over each other, the cells would have
+    become narrow enough to give it a cell of its own. Only cards read whole show that the columns overlap."""
+    from assistant.live.poker_follower import fit_cells
+
+    wh = np.array([50.0, 70.0])
+    points = np.array([[100.0, 100.0], [130.0, 80.0]])  # a placed card, and a corner read 0.6 of a card beside it
+    assert fit_cells(points, wh, [(0.0, 0.0)], shows_overlap=[True, False]) is None
+    assert fit_cells(points, wh, [(0.0, 0.0)]) is not None  # as two whole cards, side by side over each other
+
+
 @pytest.mark.parametrize("corners", [1, 2])
 def test_a_poker_card_covered_before_it_joined_the_game_is_placed_by_what_shows_of_it(corners):
     """A quick player laid the next card over the edge of one that never lay still long enough to join the game:

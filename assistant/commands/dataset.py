@@ -123,6 +123,9 @@ def add_parser(subparsers) -> None:
     v.add_argument("--rows-overlap", type=float, default=0.0, metavar="F",
                    help="poker: the rows laid F of a card height over each other, a card laid later covering the "
                         "edge of its neighbour (default 0: gaps between the rows)")
+    v.add_argument("--columns-overlap", type=float, default=0.0, metavar="F",
+                   help="poker: the columns laid F of a card width over each other, a card laid later covering the "
+                        "left or right edge of its neighbour (default 0: gaps between the columns)")
     v.add_argument("--look", type=int, default=None,
                    help="seed of the look (table, layout, camera, light, hands) apart from the deal (default: --seed)")
     v.add_argument("--out", type=Path, default=None,
@@ -402,6 +405,11 @@ def _video(args: argparse.Namespace) -> int:
     if args.rows_overlap and args.game != "poker":
         raise UserError("--rows-overlap lays a Poker grid's rows over each other: use it with --game poker")
     options.rows_overlap = args.rows_overlap
+    if not 0.0 <= args.columns_overlap <= 0.45:
+        raise UserError("--columns-overlap is a share of a card width from 0 to 0.45")
+    if args.columns_overlap and args.game != "poker":
+        raise UserError("--columns-overlap lays a Poker grid's columns over each other: use it with --game poker")
+    options.columns_overlap = args.columns_overlap
     if kind.video_card_height:
         options.card_height = kind.video_card_height
     if args.card_height:

@@ -19,7 +19,10 @@ A player short of table may lay the rows over each other (along the cards' long 
 apart: a card laid later then covers an edge of its neighbour, which shows one corner, or two in a strip, whose
 centre is not the card's. Such covered cards keep the place they were laid at; neither the table's moves nor the
 card's size are read from them (as the Sir Tommy follower does with its fanned piles); a card covered before it
-joined the game is placed from what shows of it.
+joined the game is placed from what shows of it. The columns may lie over each other the same way (each card over
+the left or right edge of its neighbour): cells narrower than a card across its short side are allowed once two
+cards are seen lying over each other side by side (before that, a row with gaps could be read as cells half as
+wide), and then the gaps across and down need not be alike.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ GAP = 1.15  # before neighbours show the real gaps: a cell is this many card wid
 ASPECT = 1.4  # a card's height over its width (poker and bridge decks: 1.40-1.56)
 OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not in a cell
 PITCHES = np.linspace(0.55, 1.75, 241)  # a cell's possible size in card sizes (below 1: rows laid over each other)
-SIDE_BY_SIDE = 1.0  # ... but across the cards' long side (cards lie over each other only along it) at least this
+SIDE_BY_SIDE = 1.0  # ... but across the cards' long side at least this, unless two cards side by side overlap
 CORNER = 0.25  # a corner index is at most this share of a card's width and height
 COVERS = 0.95  # a card laid later whose centre is nearer than this (card sizes, along both axes) covers an edge
 REFIT_GAIN = 0.5  # placed cards change cells only when that fits their positions at least this much better
@@ -71,28 +74,44 @@ def _axis_fits(v: np.ndarray, size: float, lowest: float) -> tuple[np.ndarray, n
     return cost[rows, best], n[rows, best].astype(np.int64)
 
 
-def _lowest_pitch(card_wh: np.ndarray, axis: int) -> float:
-    """The smallest cell along ``axis`` (card sizes): rows may lie over each other along the cards' long side."""
-    return float(PITCHES[0]) if card_wh[axis] >= card_wh[1 - axis] else SIDE_BY_SIDE
+def _lowest_pitch(card_wh: np.ndarray, axis: int, overlapping: bool = False) -> float:
+    """The smallest cell along ``axis`` (card sizes): rows may lie over each other along the cards' long side;
+    across it (columns laid over each other) only where two cards are seen to (``overlapping``): otherwise a
+    row of cards with gaps could be read as cells half as wide, every other one empty."""
+    return float(PITCHES[0]) if overlapping or card_wh[axis] >= card_wh[1 - axis] else SIDE_BY_SIDE
 
 
-def _prior(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
-    """The cost of cells ``gx`` card widths across and ``gy`` card heights down, before any position is counted."""
-    return SAME_GAPS * (gx - gy) ** 2 + USUAL_GAP * ((gx - GAP) ** 2 + (gy - GAP) ** 2)
+def _overlapping(q: np.ndarray, card_wh: np.ndarray) -> tuple[bool, bool]:
+    """Per axis of the grid, whether two of the cards centred at ``q`` (n, 2, along the grid's axes) lie over each
+    other along it: nearer than COVERS of a card along it and beside each other (within half a card) across it."""
+    d = np.abs(q[None, :, :] - q[:, None, :])
+    pair = ~np.eye(len(q), dtype=np.bool_)
+    return tuple(bool(np.any(pair & (d[..., a] < COVERS * card_wh[a]) & (d[..., 1 - a] < 0.5 * card_wh[1 - a])))
+                 for a in (0, 1))
 
 
-def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts) -> tuple[np.ndarray, float, float] | None:
+def _prior(gx: np.ndarray, gy: np.ndarray, alike: bool = True) -> np.ndarray:
+    """The cost of cells ``gx`` card widths across and ``gy`` card heights down, before any position is counted;
+    not ``alike`` (cards seen lying over each other along one axis): the gaps need not be alike across and down."""
+    return SAME_GAPS * alike * (gx - gy) ** 2 + USUAL_GAP * ((gx - GAP) ** 2 + (gy - GAP) ** 2)
+
+
+def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts,
+              shows_overlap: np.ndarray | None = None) -> tuple[np.ndarray, float, float] | None:
     """The cells (n, 2: row, col; the top-left card's row and column 0) of cards centred at ``points`` (n, 2 pixels)
     on one grid, found from all of them at once: for each candidate tilt, the pitches across and down (1-1.75 card
     sizes) that put every card nearest to whole steps, the gaps alike across and down where the positions leave
-    them open; ``tilts``: (tilt, its cost) pairs to try. (cells, cost, tilt), or None when no such grid holds every
-    card in a cell of its own, within OFF_GRID of its centre and FIT_RMS on average."""
+    them open; ``tilts``: (tilt, its cost) pairs to try; ``shows_overlap``: the points whose lying over each
+    other counts (``_overlapping``; default all: a card read only in part, placed where its centre is guessed,
+    must not make cells narrower). (cells, cost, tilt), or None when no such grid holds every card in a cell of its
+    own, within OFF_GRID of its centre and FIT_RMS on average."""
     best = None
     for angle, tilt_cost in tilts:
         q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
-        cx, nx = _axis_fits(q[:, 0], card_wh[0], _lowest_pitch(card_wh, 0))
-        cy, ny = _axis_fits(q[:, 1], card_wh[1], _lowest_pitch(card_wh, 1))
-        total = cx[:, None] + cy[None, :] + _prior(PITCHES[:, None], PITCHES[None, :])
+        over = _overlapping(q if shows_overlap is None else q[np.asarray(shows_overlap, np.bool_)], card_wh)
+        cx, nx = _axis_fits(q[:, 0], card_wh[0], _lowest_pitch(card_wh, 0, over[0]))
+        cy, ny = _axis_fits(q[:, 1], card_wh[1], _lowest_pitch(card_wh, 1, over[1]))
+        total = cx[:, None] + cy[None, :] + _prior(PITCHES[:, None], PITCHES[None, :], not any(over))
         i, j = np.unravel_index(np.argmin(total), total.shape)
         cost = float(total[i, j]) + tilt_cost
         cells = np.stack([ny[j], nx[i]], axis=1)
@@ -107,6 +126,7 @@ def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle
     """How well given cells (n, 2: row, col) fit the positions, by ``fit_cells``' measure at the pitches and offsets
     fitted to them; inf when a pitch is no grid's or a card misses its cell by more than OFF_GRID."""
     q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
+    over = _overlapping(q, card_wh)
     gaps, cost = [], 0.0
     for axis, k in ((0, 1), (1, 0)):
         v, n = q[:, axis], cells[:, k].astype(np.float64)
@@ -116,11 +136,12 @@ def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle
             pitch, offset = np.polyfit(n, v, 1)
         miss = (v - offset - pitch * n) / pitch
         g = pitch / card_wh[axis]
-        if not _lowest_pitch(card_wh, axis) * 0.95 <= g <= PITCHES[-1] * 1.05 or np.abs(miss).max() > OFF_GRID:
+        if not _lowest_pitch(card_wh, axis, over[axis]) * 0.95 <= g <= PITCHES[-1] * 1.05 or \
+                np.abs(miss).max() > OFF_GRID:
             return np.inf
         gaps.append(g)
         cost += float(np.sum(miss ** 2))
-    return cost + float(_prior(np.float64(gaps[0]), np.float64(gaps[1])))
+    return cost + float(_prior(np.float64(gaps[0]), np.float64(gaps[1]), not any(over)))
 
 
 class PokerFollower(Follower):
@@ -224,7 +245,7 @@ class PokerFollower(Follower):
         c = called if called in new else self._first_seen(new, view)[0]
         if called is not None and c != called:
             return f"{c} is on the table, but the caller turned {called}"
-        return self._place(c, where[c], turned=False)
+        return self._place(c, where[c], turned=False, whole=self._long_as_a_card(view[c]))
 
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies: the centre of its reading, or, read only on what a card laid over it leaves (one
@@ -327,11 +348,12 @@ class PokerFollower(Follower):
         self._learn_angle()
         return True
 
-    def _place(self, card: Card, p: np.ndarray, *, turned: bool):
+    def _place(self, card: Card, p: np.ndarray, *, turned: bool, whole: bool = True):
+        """Place ``card`` at ``p`` in its cell (``whole``: read in a box as long as a card, not on a corner)."""
         cell = self.cell_of(p)
         problem = self._cell_problem(card, cell)
         if problem is not None:  # the grid guessed from the cards so far may be off: fit every card at once
-            cell = self._joint_cell(p)
+            cell = self._joint_cell(p, whole)
             if cell is None:
                 return problem  # nothing is applied: a crooked card is straightened, a misread read again
         rows = [r for r, _ in self.cell.values()] + [cell[0]]
@@ -440,9 +462,9 @@ class PokerFollower(Follower):
         tilts = sorted({*TILTS, *self._angle_candidates(), self.angle})
         return [(a, TILT_COST * (min(abs(a - c) for c in centres) / np.deg2rad(6.0)) ** 2) for a in tilts]
 
-    def _fit_all(self, points: np.ndarray):
+    def _fit_all(self, points: np.ndarray, shows_overlap=None):
         """``fit_cells`` at the tilts of ``_fit_angles``."""
-        return fit_cells(points, self.card_wh, self._fit_angles())
+        return fit_cells(points, self.card_wh, self._fit_angles(), shows_overlap)
 
     def _recell(self, cells: dict, angle: float) -> bool:
         """Give the placed cards these physical cells (a ``fit_cells`` answer: one card a cell, within 5x5) and the
@@ -461,15 +483,16 @@ class PokerFollower(Follower):
         self._learn_angle()
         return True
 
-    def _joint_cell(self, p: np.ndarray):
+    def _joint_cell(self, p: np.ndarray, whole: bool = True):
         """The cell of a card at ``p`` that the grid guessed so far cannot place (between cells, on a taken cell,
         beyond five), from a fit of every placed card and it at once (the placed cards moved to the cells that fit
-        shows, the game replayed); None when no grid holds them all."""
+        shows, the game replayed); None when no grid holds them all. A card not read ``whole`` (a corner: perhaps
+        a placed card's own, misread) does not show columns laid over each other."""
         key = (len(self.pos), self.angle, tuple(np.round(p / 4.0)))  # the same card lying still: the same answer
         if not self.pos or key == self._no_joint:
             return None
         cards = list(self.pos)
-        fit = self._fit_all(np.array([self.pos[c] for c in cards] + [p]))
+        fit = self._fit_all(np.array([self.pos[c] for c in cards] + [p]), [True] * len(cards) + [whole])
         cells = [] if fit is None else [tuple(int(v) for v in c) for c in fit[0]]
         if fit is None or not self._recell(dict(zip(cards, cells[:-1])), fit[2]):
             self._no_joint = key

@@ -111,7 +111,7 @@ class Table:
     piles: dict[str, list[str]] = field(default_factory=dict)  # place -> cards, bottom first
     jitter: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # card -> (dx, dy, angle)
     stock: int = 0
-    laid_order: bool = False  # cards overlap (Poker rows laid over each other): draw them in the order laid
+    laid_order: bool = False  # cards overlap (Poker rows or columns laid over each other): draw them in the order laid
 
     def pose(self, place: str, k: int, card: str) -> tuple[float, float, float]:
         """Centre and angle of the ``k``-th card (0 = bottom) of ``place``."""
@@ -176,18 +176,20 @@ def tommy_extent(table: Table, max_piles: list[int]) -> np.ndarray:
 
 
 def poker_table(rng: np.random.Generator, ch: float, cw_ratio: float, spread: bool = False,
-                rows_overlap: float = 0.0) -> Table:
+                rows_overlap: float = 0.0, columns_overlap: float = 0.0) -> Table:
     """The 5x5 grid's cells "r,c"; ``spread`` (Poker Shuffle): 25 places "L0".."L24" in rows of seven to the left
     of the grid, where the cards are laid out open first. ``rows_overlap``: the rows lie this share of a card
-    height over each other (a card laid later covers the edge of its neighbour above or below)."""
+    height over each other (a card laid later covers the edge of its neighbour above or below);
+    ``columns_overlap``: the columns this share of a card width (it covers its neighbour's left or right edge)."""
     cw = ch * cw_ratio
     gx, gy = ch * rng.uniform(0.1, 0.3), ch * rng.uniform(0.08, 0.25)  # the open spread keeps its gaps
     step = ch * (1.0 - rows_overlap) if rows_overlap else ch + gy
-    places = {f"{r},{c}": (c * (cw + gx), r * step) for r in range(5) for c in range(5)}
+    across = cw * (1.0 - columns_overlap) if columns_overlap else cw + gx
+    places = {f"{r},{c}": (c * across, r * step) for r in range(5) for c in range(5)}
     if spread:
         for k in range(25):
             places[f"L{k}"] = ((k % 7 - 7) * (cw + gx) - cw * 0.6, (k // 7) * (ch + gy))
-    return Table(ch=ch, cw=cw, places=places, laid_order=bool(rows_overlap))
+    return Table(ch=ch, cw=cw, places=places, laid_order=bool(rows_overlap or columns_overlap))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -215,6 +217,7 @@ class VideoOptions:
     quarter_turns: tuple[int, ...] = (0, 1, 2, 3)
     nudge: float = 0.0  # card heights the camera is knocked halfway through the game (then stays so), 0: never
     rows_overlap: float = 0.0  # Poker: the rows lie this share of a card height over each other (0: with gaps)
+    columns_overlap: float = 0.0  # Poker: the columns lie this share of a card width over each other (0: with gaps)
 
 
 class GameRenderer:
@@ -260,7 +263,7 @@ class GameRenderer:
             ext = tommy_extent(table, piles)
         else:
             spread = any(st["kind"] == "open" for st in self.script["steps"])  # Poker Shuffle
-            table, info = poker_table(rng, unit, cw_ratio, spread, o.rows_overlap), {}
+            table, info = poker_table(rng, unit, cw_ratio, spread, o.rows_overlap, o.columns_overlap), {}
             hw, hh = table.cw / 2 * 1.15, table.ch / 2 * 1.1
             used = {f"{st['cell'][0]},{st['cell'][1]}" for st in self.script["steps"] if "cell" in st} or {"2,2"}
             used |= {name for name in table.places if name.startswith("L")}
