@@ -100,11 +100,11 @@ def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts,
               shows_overlap: np.ndarray | None = None) -> tuple[np.ndarray, float, float] | None:
     """The cells (n, 2: row, col; the top-left card's row and column 0) of cards centred at ``points`` (n, 2 pixels)
     on one grid, found from all of them at once: for each candidate tilt, the pitches across and down (1-1.75 card
-    sizes) that put every card nearest to whole steps, the gaps alike across and down where the positions leave
-    them open; ``tilts``: (tilt, its cost) pairs to try; ``shows_overlap``: the points whose lying over each
-    other counts (``_overlapping``; default all: a card read only in part, placed where its centre is guessed,
-    must not make cells narrower). (cells, cost, tilt), or None when no such grid holds every card in a cell of its
-    own, within OFF_GRID of its centre and FIT_RMS on average."""
+    sizes, from 0.55 where cards lie over each other: ``_lowest_pitch``) that put every card nearest to whole
+    steps, the gaps alike across and down where the positions leave them open; ``tilts``: (tilt, its cost) pairs to
+    try; ``shows_overlap``: which points may show cards lying over each other (default all; a card read only on a
+    corner, its centre a guess, must not make the cells narrower). (cells, cost, tilt), or None when no such grid
+    holds every card in a cell of its own, within OFF_GRID of its centre and FIT_RMS on average."""
     best = None
     for angle, tilt_cost in tilts:
         q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
