@@ -400,16 +400,13 @@ def _video(args: argparse.Namespace) -> int:
     if args.straight:
         options.two_step = 0.0
     options.nudge = args.nudge
-    if not 0.0 <= args.rows_overlap <= 0.5:
-        raise UserError("--rows-overlap is a share of a card height from 0 to 0.5")
-    if args.rows_overlap and args.game != "poker":
-        raise UserError("--rows-overlap lays a Poker grid's rows over each other: use it with --game poker")
-    options.rows_overlap = args.rows_overlap
-    if not 0.0 <= args.columns_overlap <= 0.45:
-        raise UserError("--columns-overlap is a share of a card width from 0 to 0.45")
-    if args.columns_overlap and args.game != "poker":
-        raise UserError("--columns-overlap lays a Poker grid's columns over each other: use it with --game poker")
-    options.columns_overlap = args.columns_overlap
+    for lines, size, most in (("rows", "height", 0.5), ("columns", "width", 0.45)):  # a Poker grid laid over itself
+        share = getattr(args, f"{lines}_overlap")
+        if not 0.0 <= share <= most:
+            raise UserError(f"--{lines}-overlap is a share of a card {size} from 0 to {most}")
+        if share and args.game != "poker":
+            raise UserError(f"--{lines}-overlap lays a Poker grid's {lines} over each other: use it with --game poker")
+        setattr(options, f"{lines}_overlap", share)
     if kind.video_card_height:
         options.card_height = kind.video_card_height
     if args.card_height:
