@@ -11,6 +11,7 @@
     patience train suit --hours 0.8                   # suit look at the 64 px corner crop -> models/suitlook.onnx
     patience train pips --wire                        # pip look: the suit of the pips in a whole card's middle
     patience train stream --device cuda --workers 14 --seconds 380 --batch 1024   # index classifiers on a GPU
+    patience train blend models/table/classifier.pt runs/stream/w4s_64_last.pt --share 0.7 --out DIR  # weights blended
     patience train report                             # measure both on the held-out designs -> models/metrics.json
     patience train all                                # the committed recipe, start to end (each step resumes)
 
@@ -101,6 +102,13 @@ def add_parser(subparsers) -> None:
     e.add_argument("--classifier-run", default="classifier", help="classifier run folder under runs/")
     e.add_argument("--dynamic", action="store_true",
                    help="free input height and width (each frame at its own aspect, long side --imgsz)")
+    b = sub.add_parser("blend", help="a classifier's weights blended with a fine-tune of it (weight-space "
+                                     "ensemble), exported as ONNX + .pt")
+    b.add_argument("base", type=Path,
+                   help="the checkpoint the fine-tune started from (e.g. models/table/classifier.pt)")
+    b.add_argument("tuned", type=Path, help="the fine-tuned checkpoint (e.g. runs/stream/w4s_64_last.pt)")
+    b.add_argument("--share", type=float, default=0.7, help="the fine-tune's share of each weight (default 0.7)")
+    b.add_argument("--out", type=Path, required=True, help="folder for classifier.onnx and classifier.pt")
     r = sub.add_parser("report", help="measure the exported models on the held-out designs (models/metrics.json)")
     r.add_argument("--imgsz", type=int, default=416)
     r.add_argument("--run", default="detector", help="detector run folder under runs/ (default detector)")
@@ -202,8 +210,8 @@ def run(args: argparse.Namespace) -> int:
     from assistant.cli import UserError
 
     if args.step is None:
-        raise UserError("say which step: detector, classifier, stream, cardface, suit, pips, export, report or all "
-                        "(patience train --help)")
+        raise UserError("say which step: detector, classifier, stream, blend, cardface, suit, pips, export, report "
+                        "or all (patience train --help)")
     try:
         import torch  # noqa: F401
     except ModuleNotFoundError as exc:
@@ -310,6 +318,18 @@ def run(args: argparse.Namespace) -> int:
         _pips(train, args)
     elif args.step == "stream":
         _stream(args)
+    elif args.step == "blend":
+        for path in (args.base, args.tuned):
+            if not path.is_file():
+                raise UserError(f"no checkpoint {path}")
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as work:  # the blended checkpoint, before its export
+            try:
+                blend = train.blend_classifiers(args.base, args.tuned, args.share, Path(work))
+            except ValueError as exc:
+                raise UserError(str(exc)) from exc
+            print(f"exported {train.export_classifier(run=blend.parent, out=args.out, checkpoint=blend.name)}")
     elif args.step == "export":
         det = train.export_detector(run=train.RUNS / args.run, imgsz=args.imgsz, dynamic=args.dynamic)
         clf = train.export_classifier(run=train.RUNS / args.classifier_run)

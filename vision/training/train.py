@@ -436,6 +436,30 @@ def export_classifier(run: Path | None = None, out: Path = MODELS, opset: int = 
     return onnx_path
 
 
+def blend_classifiers(base: Path, tuned: Path, share: float, out: Path) -> Path:
+    """Weights ``(1 - share) * base + share * tuned`` of two checkpoints of one classifier shape (a fine-tune and
+    the model it started from), saved as ``out/blend.pt`` for ``export_classifier``. Such a blend keeps most of
+    what the fine-tune learned and most of what it forgot (weight-space ensembles, "WiSE-FT")."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share {share} is not between 0 and 1")
+    torch = _torch_one_thread()
+    a = torch.load(base, map_location="cpu", weights_only=False)
+    b = torch.load(tuned, map_location="cpu", weights_only=False)
+    if a["model"].keys() != b["model"].keys() or any(a["model"][k].shape != v.shape for k, v in b["model"].items()):
+        raise ValueError(f"{base} and {tuned} are not the same classifier shape")
+    if list(a.get("classes", CARD_NAMES)) != list(b.get("classes", CARD_NAMES)):
+        raise ValueError(f"{base} and {tuned} name different classes")
+    shape = {k: b.get(k, a.get(k)) for k in ("width", "input_size", "stem") if k in b or k in a}
+    if "width" not in shape:  # an exported .pt keeps only its architecture's text
+        raise ValueError(f"neither {base} nor {tuned} is a training checkpoint that records its width and input size")
+    mixed = {k: ((1 - share) * a["model"][k].float() + share * v.float()).to(v.dtype) if v.is_floating_point()
+             else v for k, v in b["model"].items()}
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save({**b, **shape, "model": mixed, "val_top1": None,
+                "blend": {"base": str(base), "tuned": str(tuned), "share": share}}, out / "blend.pt")
+    return out / "blend.pt"
+
+
 def export_detector(run: Path | None = None, out: Path = MODELS, opset: int = 17, imgsz: int = 416,
                     dynamic: bool = False) -> Path:
     """best.pt of a run -> ``out/detector.onnx`` (+ a stripped ``detector.pt``). ``dynamic``: height and width
