@@ -24,7 +24,7 @@ from math import exp, lgamma, log
 import numpy as np
 
 # chosen on datasets/gridtune (docs/BENCHMARKS.md): prior weight 1-2 and shift sd 3-6 did about as well there with
-# the session-21 photo classifier; with the blended one of session 45 (surer of clubs) sd 6-8 read the most cells
+# the session-21 photo classifier; with the blended one of session 45 sd 6-8 read the most cells
 PRIOR_WEIGHT = 1.0
 SHIFT_SD = 6.0  # log-odds units
 MIN_GAIN = 0.5  # the best shift must beat none by this much (log units) to be applied
