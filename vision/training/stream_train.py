@@ -362,9 +362,10 @@ def train_stream(out: Path, seconds: float, workers: int, archs: dict[str, dict]
     ``out/<arch>.pt`` (each shape's best checkpoint by held-out card top-1, rewritten at every check),
     ``out/<arch>_last.pt`` (its latest) and ``out/summary.json``; returns the summary. ``init``: a checkpoint
     (``{"model": state dict}``) every shape starts from instead of from scratch (fine-tuning a committed model; the
-    shapes must match it), checked once before the first step. ``registry_share`` / ``procedural_share``: the training tables drawn with the npm decks / the
-    procedural decks (``synth.pick_faces``); ``glyph_share``: the jobs that draw corner indices in the typefaces not
-    held out (:func:`glyph_crops`; then the checks draw the held-out ones too)."""
+    shapes must match it), checked once before the first step. ``registry_share`` / ``procedural_share``: the
+    training tables drawn with the npm decks / the procedural decks (``synth.pick_faces``); ``glyph_share``: the
+    jobs that draw corner indices in the typefaces not held out (:func:`glyph_crops`; then the checks draw the
+    held-out ones too)."""
     import multiprocessing as mp
 
     from vision.training.artwork import CACHE
