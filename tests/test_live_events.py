@@ -28,7 +28,7 @@ from assistant.games.tommy import Move, TommyRules, TommyState
 from assistant.live.loop import rename_last_card
 from assistant.live.poker_follower import PokerFollower
 from assistant.live.table_view import Sighting, TableTracker, TableView
-from assistant.live.tommy_follower import TommyFollower
+from assistant.live.tommy_follower import Target, TommyFollower
 from assistant.session import Session
 
 ALL_FAULTS = (misread_single_frames, drop_frames, hands_over_still_table, lift_and_put_back)
@@ -1045,6 +1045,54 @@ def test_a_card_in_a_narrow_fans_next_slot_is_not_a_misreading_of_the_card_it_li
     view = TableView(frame=1, cards={}, card_size=81.0)
     assert not follower._misread_of_hidden(Card.parse("8c"), np.array([540.0, 368.0]), view)
     assert follower._misread_of_hidden(Card.parse("8c"), np.array([541.0, 379.0]), view)
+
+
+def test_a_foundation_top_misread_a_moment_elsewhere_still_lets_the_next_card_be_played_onto_it():
+    """The 4c on a foundation, its name read steadily a moment on another pile's covered corner: nothing moved
+    there since, but a hand did lay the 5s on the 4c. The 5s read where the 4c lay is that card, not a misreading
+    of the 4c (tommy-2 with a retrained reader: the 5s held back 17 frames, and a misread Qs taken meanwhile).
+    Where the 4c itself was last read steadily, undisturbed, it is a misreading."""
+    session = Session.new("tommy", "standard")
+    for name in ("Ac", "2d", "3h", "4c"):
+        session.handle(Turn(Card.parse(name)))
+        session.handle(Play(Move.parse("S>F0")))
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    four = Card.parse("4c")
+    follower.pos[four] = np.array([534.0, 311.0])
+    elsewhere = (625.0, 236.0, 690.0, 314.0)  # a covered corner of a waste pile, 1.5 cards away
+    at_its_spot = (502.0, 272.0, 566.0, 350.0)
+    five, on_four = Card.parse("5s"), np.array([533.0, 311.5])
+    view = TableView(frame=1, cards={}, card_size=80.0, undisturbed={four: elsewhere})
+    assert not follower._misread_of_hidden(five, on_four, view)
+    view = TableView(frame=1, cards={}, card_size=80.0, undisturbed={four: at_its_spot})
+    assert follower._misread_of_hidden(five, on_four, view)
+
+
+def test_the_fan_step_is_the_usual_step_of_the_piles_not_the_first_one_laid():
+    """Players fan unevenly: the first card laid on a pile a tenth of a card on, the next ones a quarter. The slots
+    follow the usual step (the median over the piles), so a covered card's corner misread beside a pile's bottom
+    card is not taken for a card laid one slot on (tommy-2: a Qs "laid" on a pile of four)."""
+    session = Session.new("tommy", "standard")
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    steps = {0: [8.0, 20.0, 21.0], 1: [19.0, 22.0], 2: [20.0, 21.0]}
+    names = iter(["8d", "6s", "10c", "6c", "9h", "8s", "7d", "Kc", "Qd", "Jh"])
+    for w, gaps in steps.items():
+        x = 600.0
+        for k, gap in enumerate([0.0] + gaps):
+            card = Card.parse(next(names))
+            x += gap
+            p = np.array([x, 100.0 + 150 * w])
+            session.handle(Turn(card))
+            session.handle(Play(Move.parse(f"S>W{w}")))
+            if k:
+                follower._learn_fan(card, Target("W", w), p)
+            follower.pos[card] = p
+    assert follower.fan_step.tolist() == pytest.approx([20.0 / 80, 0.0])  # of 8, 19, 20, 20, 21, 21, 22 px
+    bottom = follower.pos[Card.parse("8d")]
+    beside_the_bottom = bottom + np.array([27.0, -10.0])  # the 6s's corner, misread
+    assert follower.locate(Card.parse("Qs"), beside_the_bottom, defer_new=True) != Target("W", 0)
 
 
 def test_a_box_a_little_longer_than_a_card_reaching_a_pile_top_at_its_edge_is_one_card_not_a_fanned_pair():

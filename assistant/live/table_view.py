@@ -9,6 +9,7 @@ covered before it joins the game, and the rules may then show it was there.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,7 +64,9 @@ class TableView:
     frames: int = 0  # quiet frames of evidence behind it
     elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
     glimpsed: dict[Card, Sighting] = field(default_factory=dict)  # read still for a moment, then lost under motion
-    undisturbed: frozenset[Card] = frozenset()  # read steadily once, and nothing has moved where it lay since
+    # read steadily once, and nothing has moved where it lay since: the card's box there (a name read a moment
+    # at another spot, a misreading, moves the box: nothing moving at the real card's spot is then not known)
+    undisturbed: Mapping[Card, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def sure(self, card: Card) -> bool:
         """Read steadily enough to bring a NEW card into the game: a card exists once, so a wrong name taken
@@ -189,7 +192,7 @@ class TableTracker:
             if card in cards or frame_index - last > GLIMPSE_FRAMES:
                 del self._glimpsed[card]
         glimpsed = {card: s for card, (_, s) in self._glimpsed.items()}
-        return TableView(frame_index, cards, size, len(self._frames), elsewhere, glimpsed, frozenset(self._undisturbed))
+        return TableView(frame_index, cards, size, len(self._frames), elsewhere, glimpsed, dict(self._undisturbed))
 
 
 def _split_spot(rs: list[tuple], size: float) -> tuple[list[tuple], list[tuple]]:

@@ -1161,14 +1161,21 @@ class TommyFollower(Follower):
         return np.array([0.0, 1.0])
 
     def _learn_fan(self, card: Card, target, p: np.ndarray) -> None:
-        """The first card laid on a non-empty waste pile shows how this player fans the piles."""
-        if target.kind != "W" or self.fan_step is not None:
+        """How this player fans the piles, learned again each time a card is laid on a waste pile: the median step
+        from a card to the one laid on it, over every waste pile (players fan unevenly: a first step of a tenth of
+        a card, where the next ones are a quarter, must not set the slots of the whole game)."""
+        if target.kind != "W":
             return
+        pos = {**self.pos, card: p}
+        steps = []
         for pile in self.state.waste:
-            if len(pile) >= 2 and pile[-1] == card and pile[-2] in self.pos:
-                step = p - self.pos[pile[-2]]
-                if 0.08 * self.size < np.linalg.norm(step) < NEXT_IN_PILE * self.size:
-                    self.fan_step = step / self.size
+            for under, over in zip(pile, pile[1:]):
+                if under in pos and over in pos:
+                    step = pos[over] - pos[under]
+                    if 0.08 * self.size < np.linalg.norm(step) < NEXT_IN_PILE * self.size:
+                        steps.append(step)
+        if steps:
+            self.fan_step = np.median(np.array(steps), axis=0) / self.size
 
     # -- moves -------------------------------------------------------------------------------------------------
     def _find_move(self, state, card: Card, target: Target, from_pile: int | None = None) -> Move | None:
@@ -1280,7 +1287,7 @@ class TommyFollower(Follower):
         And always one read right where a card of the game was read steadily, nothing moving there since: no hand
         laid a card there."""
         st = self.state
-        if any(c not in view and c in view.undisturbed and self._on_spot_of(p, c) for c in self.visible()):
+        if any(c not in view and self._undisturbed_at_spot(c, view) and self._on_spot_of(p, c) for c in self.visible()):
             return True
         held = {h: self.moved_at[h][1] if h in self.moved_at else self.pos[h] for h in st.hand if h in self.pos}
         if any(self._dist(p, q) < 0.2 and self._builds_on(h, card)
@@ -1305,6 +1312,15 @@ class TommyFollower(Follower):
                 if d < 0.3 and (next_slot is None or d < next_slot):
                     return True
         return any(c not in view and self._on_spot_of(p, c) for c in st.hand)
+
+    def _undisturbed_at_spot(self, card: Card, view: TableView) -> bool:
+        """Nothing has moved where ``card`` was last read steadily, and that was its place in the game (a
+        misreading of another card under its name, read steadily a moment elsewhere, says nothing of its spot)."""
+        box = view.undisturbed.get(card)
+        if box is None:
+            return False
+        x1, y1, x2, y2 = box
+        return self._on_spot_of(np.array(((x1 + x2) / 2, (y1 + y2) / 2)), card)
 
     def _on_spot_of(self, p: np.ndarray, card: Card) -> bool:
         """``p`` is right where ``card`` of the game lies, not in the next fan slot beyond it (a narrow fan's slots
