@@ -1095,6 +1095,57 @@ def test_the_fan_step_is_the_usual_step_of_the_piles_not_the_first_one_laid():
     assert follower.locate(Card.parse("Qs"), beside_the_bottom, defer_new=True) != Target("W", 0)
 
 
+def _queen_in_hand_follower():
+    """tommy-nudge-25's table at frame 421 (80 px cards, piles fanned up and to the right): 4h on W0, 7s 6s on W1,
+    Js on W2; the Qs turned and shown at the turned spot, then laid on the 4h and never read there; the 9d laid
+    straight onto the Js."""
+    session = Session.new("tommy", "standard")
+    follower = TommyFollower(session, session.handle)
+    follower.size = 80.0
+    for name, w, xy in (("4h", 0, (495.0, 446.0)), ("7s", 1, (548.0, 442.0)), ("6s", 1, (553.0, 431.0)),
+                        ("Js", 2, (604.0, 457.0))):
+        session.handle(Turn(Card.parse(name)))
+        session.handle(Play(Move.parse(f"S>W{w}")))
+        follower.pos[Card.parse(name)] = np.array(xy)
+    follower.fan_step = np.array([0.1, -0.29])
+    session.handle(Turn(Card.parse("Qs")))
+    follower.hand_spots = [np.array([720.0, 552.0])]
+    follower.first_pos[Card.parse("Qs")] = np.array([720.0, 552.0])
+    return session, follower
+
+
+def _seen_at(name: str, xy) -> Sighting:
+    x, y = xy
+    return Sighting(Card.parse(name), (x, y), (x - 28.0, y - 40.0, x + 28.0, y + 40.0), 1.0, 0.6, 2, 8)
+
+
+def test_a_card_never_seen_laid_went_onto_the_one_top_a_hand_passed_over_and_that_is_not_read_since():
+    """The Qs was read only at the turned spot; the 9d came. The 4h, W0's top, was lost under a hand and never read
+    again while the 6s was; the Js lies under the 9d. The Qs was laid on the 4h (not at the turned spot as a new
+    pile: the game then had no place left for a later card)."""
+    session, follower = _queen_in_hand_follower()
+    glimpsed = {Card.parse(n): _seen_at(n, xy) for n, xy in (("4h", (495.0, 446.0)), ("Js", (604.0, 457.0)))}
+    cards = {Card.parse(n): _seen_at(n, xy) for n, xy in (("6s", (553.0, 431.0)), ("9d", (607.0, 440.0)))}
+    assert follower._lay_held(TableView(frame=421, cards=cards, card_size=80.0, glimpsed=glimpsed)) is True
+    assert session.state.waste[0][-1] == Card.parse("Qs")
+
+
+@pytest.mark.parametrize("why", ["no hand passed over the 4h", "two tops hidden", "hands over the table"])
+def test_a_card_never_seen_laid_is_not_put_on_a_top_that_is_merely_unread(why):
+    """A top missing from the view without a hand having passed over it (a weak reading), or two such tops, or
+    nothing of the table read at all: nothing says where the card went; it is laid where it was seen."""
+    session, follower = _queen_in_hand_follower()
+    glimpsed = {} if why == "no hand passed over the 4h" else {Card.parse("4h"): _seen_at("4h", (495.0, 446.0))}
+    cards = {Card.parse(n): _seen_at(n, xy) for n, xy in (("6s", (553.0, 431.0)), ("9d", (607.0, 440.0)))}
+    if why == "two tops hidden":
+        glimpsed[Card.parse("6s")] = cards.pop(Card.parse("6s"))
+        cards[Card.parse("7s")] = _seen_at("7s", (548.0, 442.0))  # the covered 7s's corner: the table is read
+    if why == "hands over the table":
+        del cards[Card.parse("6s")]
+    follower._lay_held(TableView(frame=421, cards=cards, card_size=80.0, glimpsed=glimpsed))
+    assert session.state.waste[0][-1] == Card.parse("4h")
+
+
 def test_a_box_a_little_longer_than_a_card_reaching_a_pile_top_at_its_edge_is_one_card_not_a_fanned_pair():
     """A box longer than a card around a pile's top (not read itself) is the card and that top boxed together,
     the card lying beyond their middle. A top at the box's very edge is not inside such a pair: a tilted card's

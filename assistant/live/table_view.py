@@ -64,8 +64,8 @@ class TableView:
     frames: int = 0  # quiet frames of evidence behind it
     elsewhere: dict[Card, Sighting] = field(default_factory=dict)  # a name also read steadily at a second spot
     glimpsed: dict[Card, Sighting] = field(default_factory=dict)  # read still for a moment, then lost under motion
-    # read steadily once, and nothing has moved where it lay since: the card's box there (a name read a moment
-    # at another spot, a misreading, moves the box: nothing moving at the real card's spot is then not known)
+    # read steadily once, and nothing has moved where it lay since: the card's box there (its name misread a
+    # moment at another spot moves the box there; the follower then knows nothing of the card's own spot)
     undisturbed: Mapping[Card, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def sure(self, card: Card) -> bool:

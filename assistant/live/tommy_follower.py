@@ -441,11 +441,41 @@ class TommyFollower(Follower):
             offset = self._corner_offset(view)
             if offset is not None and not self._at_hand_spot(view[h].xy - offset):
                 p = view[h].xy - offset
+        if self._at_hand_spot(p) and h not in view:
+            hidden = self._top_hidden_by(h, view)
+            if hidden is not None:
+                return self._play(h, *hidden, view)
         target = self.locate(h, p, defer_new=False, may_be_hand=False)
         laid = self._play(h, target, p, view)
         if laid is True and self._at_hand_spot(p):  # it lay where turned cards were thought to lie: a place
             self.hand_spots = [q for q in self.hand_spots if self._dist(q, p) >= TURN_SPOT]
         return laid
+
+    def _top_hidden_by(self, h: Card, view: TableView) -> tuple[Target, np.ndarray] | None:
+        """The card in hand, seen only at the turned spot and now nowhere, was laid on the one pile top that a hand
+        passed over since (glimpsed, not read again) while other cards of the table are read, and that no new card
+        lies on: its reading was lost under the card laid on it (a queen on a fanned pile, read neither way). The
+        place and where ``h`` lies there; None unless exactly one top is so hidden."""
+        st = self.state
+        new = [self._xy(view, c) for c in view.cards if c not in self._on_table()]
+        if not any(c in view for c in self.visible() if c != h):
+            return None  # hands over the table: nothing tells a hidden top from an unread one
+        hidden = []
+        for kind, piles in (("W", st.waste), ("F", st.foundations)):
+            for i, pile in enumerate(piles):
+                t = pile[-1] if pile else None
+                if t is None or t in view or t not in view.glimpsed or t not in self.pos:
+                    continue
+                if any(self._dist(q, self.pos[t]) < NEXT_IN_PILE for q in new):
+                    continue  # a new card lies on it
+                if kind == "F" and not st.foundation_accepts(i, h):
+                    continue
+                hidden.append((Target(kind, i), t))
+        if len(hidden) != 1:
+            return None
+        target, t = hidden[0]
+        step = self.fan_step if target.kind == "W" and self.fan_step is not None else np.zeros(2)
+        return target, self.pos[t] + step * self.size
 
     def _went_up_first(self, first: Card, card: Card, w: int, p: np.ndarray, view: TableView):
         """``card`` (waste pile ``w``'s top, or the card under it) moved to ``p``, on a foundation that takes it only
