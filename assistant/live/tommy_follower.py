@@ -457,7 +457,8 @@ class TommyFollower(Follower):
         lies on: its reading was lost under the card laid on it (a queen on a fanned pile, read neither way). The
         place and where ``h`` lies there; None unless exactly one top is so hidden."""
         st = self.state
-        new = [self._xy(view, c) for c in view.cards if c not in self._on_table()]
+        on_table = self._on_table()
+        new = [self._xy(view, c) for c in view.cards if c not in on_table]
         if not any(c in view for c in self.visible() if c != h):
             return None  # hands over the table: nothing tells a hidden top from an unread one
         hidden = []
