@@ -63,12 +63,14 @@ def whole(card: Card, c, cam: Camera) -> Seen:
     return Seen(str(card), 0.9, cam.box(x - W / 2, y - H / 2, x + W / 2, y + H / 2), 2)
 
 
-def corner(card: Card, c, cam: Camera, bottom: bool = False) -> Seen:
-    """The card read on its top-left corner index alone (``bottom``: on its bottom-right one, turned)."""
+def corner(card: Card, c, cam: Camera, bottom: bool = False, right: bool | None = None) -> Seen:
+    """The card read on its top-left corner index alone (``bottom``: on its bottom-right one, turned; ``right``
+    given: on that side's index at the top or ``bottom``, a deck with an index in every corner)."""
     x, y = c
-    if bottom:
-        return Seen(str(card), 0.8, cam.box(x + W / 2 - 22, y + H / 2 - 32, x + W / 2 - 2, y + H / 2 - 2), 1)
-    return Seen(str(card), 0.8, cam.box(x - W / 2 + 2, y - H / 2 + 2, x - W / 2 + 22, y - H / 2 + 32), 1)
+    right = bottom if right is None else right
+    x1 = x + W / 2 - 22 if right else x - W / 2 + 2
+    y1 = y + H / 2 - 32 if bottom else y - H / 2 + 2
+    return Seen(str(card), 0.8, cam.box(x1, y1, x1 + 20, y1 + 30), 1)
 
 
 def strip(card: Card, c, shows: float, cam: Camera, bottom: bool = False, side: str = "") -> Seen:
@@ -329,8 +331,14 @@ def poker_script(seed: int, cam: Camera | None = None, cards: int = 25, gap: flo
             later = set(laid[laid.index((row, col)) + 1:]) if rows_overlap or columns_overlap else set()
             below, above = (row + 1, col) in later and rows_overlap, (row - 1, col) in later and rows_overlap
             right, left = (row, col + 1) in later and columns_overlap, (row, col - 1) in later and columns_overlap
-            if (below and above) or (right and left) or ((below or above) and (right or left)):
-                continue  # covered on two edges: no index shows
+            if (below and above) or (right and left):
+                continue  # covered on two opposite edges: no index shows
+            if (below or above) and (right or left):  # covered on two edges that meet: the other corner shows,
+                # unless the card diagonally over it came later too; a deck's two indices: top-left, bottom-right
+                over = (row + (1 if above else -1), col + (1 if left else -1)) in later
+                if not over and (covered_corners == 2 or bool(above) == bool(left)):
+                    out.append(corner(c, xy, cam, bottom=bool(above), right=bool(left)))
+                continue
             if right or left:
                 if covered_corners == 1:
                     out.append(corner(c, xy, cam, bottom=bool(left)))

@@ -886,6 +886,40 @@ def test_cells_narrower_than_a_card_across_its_short_side_only_where_cards_are_s
         assert cells.tolist() == want
 
 
+def test_two_upright_cards_a_row_apart_and_under_a_card_across_are_diagonal_neighbours_of_overlapping_columns():
+    """What a quick player's first cards showed (sweep seed 46): two upright cards 1.2 card heights apart down and
+    0.65 of a card width across. No upright grid with whole-card columns holds them, and a grid tilted 24 degrees
+    did (its cells a column off from then on); they are diagonal neighbours of columns laid over each other. Cards
+    in one column, or a row with gaps, show no such thing."""
+    from assistant.live.poker_follower import TILT_COST, TILTS, fit_cells
+
+    wh = np.array([50.0, 70.0])
+    tilts = [(a, TILT_COST * (a / np.deg2rad(6.0)) ** 2) for a in TILTS]
+    cells, _, tilt = fit_cells(np.array([[0.0, 0.0], [32.5, 84.0]]), wh, tilts)
+    assert tilt == 0.0 and cells.tolist() == [[0, 0], [1, 1]]
+    same_column = np.array([[0.0, 0.0], [3.0, 84.0], [60.0, 0.0]])  # one a little crooked, one beside
+    cells, _, _ = fit_cells(same_column, wh, tilts)
+    assert cells.tolist() == [[0, 0], [1, 0], [0, 1]]
+
+
+@pytest.mark.parametrize("seed, cam, corners, variant", [
+    (6, Camera(angle_deg=180, scale=0.65), 2, "english"),  # a sweep's seed 6
+    (1, Camera(angle_deg=90, mirror=True, scale=0.7), 1, "american"),
+    (2, Camera(angle_deg=15, scale=0.8), 1, "american-adjacent"),
+])
+def test_a_poker_grid_laid_with_its_rows_and_columns_over_each_other_is_followed(seed, cam, corners, variant):
+    """Rows and columns laid over each other at once (0.35 of a card each): a card covered on two edges that meet
+    shows one corner (a deck with two indices: only its top-left or bottom-right one), on two opposite edges
+    nothing. The first cards laid apart show the grid only as diagonal neighbours nearer than a card across."""
+    script, rows = poker_script(seed, cam=cam, adjacent=variant.endswith("adjacent"), rows_overlap=0.35,
+                                columns_overlap=0.35, covered_corners=corners)
+    with_faults(script, seed + 100)
+    events = run_script(Session.new("poker", variant), script)
+    placed = [e["card"] for e in events if e["event"] == "move"]
+    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+
+
 def test_a_corner_read_beside_a_placed_card_does_not_make_the_cells_narrower():
     """What poker-3 showed: the first card's own corner, read as another card while the first was not read for a
     moment, lies within a card of it; had it counted as two cards lying over each other, the cells would have
@@ -909,6 +943,19 @@ def test_a_poker_card_covered_before_it_joined_the_game_is_placed_by_what_shows_
     laid = next(m for m, nxt in zip(moves[3:], moves[4:])  # a card laid with the grid under way, then one below it
                 if nxt["final_cell"] == [m["final_cell"][0] + 1, m["final_cell"][1]])
     hands_while_it_lies(script, laid["still_frame"], still=2)
+    events = run_script(Session.new("poker", "american-adjacent"), script)
+    assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+
+
+def test_a_poker_card_covered_before_it_joined_at_a_tilt_not_yet_seen_is_placed_where_it_lay_whole():
+    """A quick player at a camera turned 15 degrees, the columns over each other: the second card never lay still
+    long enough to join the game before the third covered its edge. What shows of it, a strip, is as long as a card
+    at the tilt the grid has not shown yet; it was seen whole a moment where it lay, so that is its place (before,
+    the strip's centre: the first step measured a third too short, and "only next to a card" refused the third)."""
+    script, rows = poker_script(55, cam=Camera(angle_deg=15, scale=0.59), adjacent=True, columns_overlap=0.35)
+    moves = [e for e in script.truth if e["event"] == "move"]
+    hands_while_it_lies(script, moves[1]["still_frame"])
     events = run_script(Session.new("poker", "american-adjacent"), script)
     assert [e["card"] for e in events if e["event"] == "move"] == [e["card"] for e in moves]
     assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
@@ -959,6 +1006,25 @@ def test_a_poker_grid_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge
     assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
     (result,) = [e for e in events if e["event"] == "result"]
     assert result["rows"] == rows
+
+
+@pytest.mark.parametrize("seed, cam, nudge, corners", [
+    (4, Camera(angle_deg=-25, scale=0.89), ((-85.0, -20.0), 5.0, 1.02), 1),  # a sweep's seed 4
+    (14, Camera(scale=0.78), ((63.0, 43.0), -1.3, 0.94), 1),  # a sweep's seed 14
+    (3, Camera(angle_deg=90, scale=0.7), ((-60.0, 50.0), 3.0, 1.0), 2),
+])
+def test_a_poker_grid_laid_over_itself_goes_on_when_the_camera_is_nudged(seed, cam, nudge, corners):
+    """Rows and columns laid over each other, and the camera nudged halfway: few placed cards show whole, too few
+    to show the table moved; the corners of the covered ones move with it as their centres do, and show it."""
+    script, rows = poker_script(seed, cam=cam, adjacent=True, rows_overlap=0.35, columns_overlap=0.35,
+                                covered_corners=corners)
+    with_faults(script, seed + 100)
+    offset, angle, scale = nudge
+    table_moved(script, halfway_motion(script), offset, angle, scale)
+    events = run_script(Session.new("poker", "american-adjacent"), script)
+    placed = [e["card"] for e in events if e["event"] == "move"]
+    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
+    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
 
 
 @pytest.mark.parametrize("seed, k, variant", [(0, 3, "american"), (1, 10, "american-adjacent"), (2, 0, "english")])

@@ -52,7 +52,10 @@ class Follower:
         cards read whole): every place learned moves with it (subclasses move their own places too)."""
         covered = self._covered()
         known = [c for c in self.pos if c in view and c not in covered and self._whole(view[c])]
-        shift = fit_shift([self.pos[c] for c in known], [view[c].xy for c in known], self.card_size)
+        return self._move_by(fit_shift([self.pos[c] for c in known], [view[c].xy for c in known], self.card_size))
+
+    def _move_by(self, shift: TableShift | None) -> TableShift | None:
+        """Every place learned moved by ``shift`` (None: nothing moves)."""
         if shift is not None:
             self.pos = {c: shift.point(p) for c, p in self.pos.items()}
             self.early = {c: (frame, shift.point(p)) for c, (frame, p) in self.early.items()}

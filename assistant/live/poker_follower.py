@@ -22,7 +22,10 @@ card's size are read from them (as the Sir Tommy follower does with its fanned p
 joined the game is placed from what shows of it. The columns may lie over each other the same way (each card over
 the left or right edge of its neighbour): cells narrower than a card across its short side are allowed once two
 cards are seen lying over each other side by side (before that, a row with gaps could be read as cells half as
-wide), and then the gaps across and down need not be alike.
+wide), or as diagonal neighbours nearer than a card across (unless cards beside each other show gaps), and then the
+gaps across and down need not be alike; once seen, that holds for the game. Rows and columns may lie over each
+other at once: a card covered on two edges that meet shows one corner. Few cards then show whole, so a nudged
+camera is seen on what shows of the placed cards: each reading against the same part's reading before.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from assistant.events import Play, Turn, TurnAndPlay, Undo
 from assistant.games.poker import IllegalMoveError, Placement, PokerState
 from assistant.live.follower import MOVED, STRIP, Follower
 from assistant.live.problems import settle
-from assistant.live.table_shift import TableShift
-from assistant.live.table_view import NEW_CARD_FRAMES, TableView
+from assistant.live.table_shift import NUDGE, TableShift, fit_shift
+from assistant.live.table_view import NEW_CARD_FRAMES, Sighting, TableView
 
 SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
@@ -44,6 +47,8 @@ OFF_GRID = 0.38  # a card further than this (in cells) from a whole step is not 
 PITCHES = np.linspace(0.55, 1.75, 241)  # a cell's possible size in card sizes (below 1: rows laid over each other)
 SIDE_BY_SIDE = 1.0  # ... but across the cards' long side at least this, unless two cards side by side overlap
 CORNER = 0.25  # a corner index is at most this share of a card's width and height
+DIAGONAL = 0.4  # two cards nearer than COVERS of a card along one axis but more than this, a cell or so apart
+# along the other, are diagonal neighbours of cells that lie over each other along the first axis
 COVERS = 0.95  # a card laid later whose centre is nearer than this (card sizes, along both axes) covers an edge
 REFIT_GAIN = 0.5  # placed cards change cells only when that fits their positions at least this much better
 SAME_GAPS = 0.05  # weight of "the gaps are alike across and down" where the positions leave the pitch open
@@ -53,7 +58,19 @@ FIT_RMS = 0.15  # a whole-grid fit whose cards miss their cells' centres by more
 # cells) is no grid: with a card between cells, any pitch leaves some card about a third of a cell off
 ANCHORS = 8  # cards whose positions are tried as a cell centre (any card near its centre will do)
 SETTLED_RMS = 0.08  # placed cards this close to their cells' centres on average (in cells) are not fitted again
+SHRUNK = 0.85  # a reading's box below this share of the card's first still box: part of the card is covered
 TILTS = np.deg2rad(np.arange(-44.0, 45.5, 1.0))  # the tilts a whole-grid fit tries (a grid's tilt is mod 90 degrees)
+
+
+def _same_part(a: Sighting, b: Sighting) -> bool:
+    """Two readings of one card show the same part of it: as many corners, a box of about the same size."""
+    wa, ha = a.box[2] - a.box[0], a.box[3] - a.box[1]
+    wb, hb = b.box[2] - b.box[0], b.box[3] - b.box[1]
+    return a.corners == b.corners and 0.8 < wb / max(wa, 1e-6) < 1.25 and 0.8 < hb / max(ha, 1e-6) < 1.25
+
+
+def _area(box) -> float:
+    return float(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0))
 
 
 def _axis_fits(v: np.ndarray, size: float, lowest: float) -> tuple[np.ndarray, np.ndarray]:
@@ -83,11 +100,20 @@ def _lowest_pitch(card_wh: np.ndarray, axis: int, overlapping: bool = False) -> 
 
 def _overlapping(q: np.ndarray, card_wh: np.ndarray) -> tuple[bool, bool]:
     """Per axis of the grid, whether two of the cards centred at ``q`` (n, 2, along the grid's axes) lie over each
-    other along it: nearer than COVERS of a card along it and beside each other (within half a card) across it."""
+    other along it: nearer than COVERS of a card along it and beside each other (within half a card) across it; or
+    diagonal neighbours (more than DIAGONAL of a card along it, a cell or so across it), unless two cards beside
+    each other lie a card or more apart along it (a grid with gaps, and a card between its cells)."""
     d = np.abs(q[None, :, :] - q[:, None, :])
     pair = ~np.eye(len(q), dtype=np.bool_)
-    return tuple(bool(np.any(pair & (d[..., a] < COVERS * card_wh[a]) & (d[..., 1 - a] < 0.5 * card_wh[1 - a])))
-                 for a in (0, 1))
+    out = []
+    for a in (0, 1):
+        near = pair & (d[..., a] < COVERS * card_wh[a])
+        beside = d[..., 1 - a] < 0.5 * card_wh[1 - a]
+        diagonal = (d[..., a] > DIAGONAL * card_wh[a]) & (d[..., 1 - a] >= 0.5 * card_wh[1 - a]) & \
+            (d[..., 1 - a] <= PITCHES[-1] * card_wh[1 - a])
+        gapped = pair & beside & (d[..., a] >= COVERS * card_wh[a]) & (d[..., a] <= PITCHES[-1] * card_wh[a])
+        out.append(bool(np.any(near & beside)) or bool(np.any(near & diagonal)) and not bool(np.any(gapped)))
+    return tuple(out)
 
 
 def _prior(gx: np.ndarray, gy: np.ndarray, alike: bool = True) -> np.ndarray:
@@ -96,19 +122,22 @@ def _prior(gx: np.ndarray, gy: np.ndarray, alike: bool = True) -> np.ndarray:
     return SAME_GAPS * alike * (gx - gy) ** 2 + USUAL_GAP * ((gx - GAP) ** 2 + (gy - GAP) ** 2)
 
 
-def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts,
-              shows_overlap: np.ndarray | None = None) -> tuple[np.ndarray, float, float] | None:
+def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts, shows_overlap: np.ndarray | None = None,
+              overlaps: tuple[bool, bool] = (False, False)) -> tuple[np.ndarray, float, float] | None:
     """The cells (n, 2: row, col; the top-left card's row and column 0) of cards centred at ``points`` (n, 2 pixels)
     on one grid, found from all of them at once: for each candidate tilt, the pitches across and down (1-1.75 card
     sizes, from 0.55 where cards lie over each other: ``_lowest_pitch``) that put every card nearest to whole
     steps, the gaps alike across and down where the positions leave them open; ``tilts``: (tilt, its cost) pairs to
     try; ``shows_overlap``: which points may show cards lying over each other (default all; a card read only on a
-    corner, its centre a guess, must not make the cells narrower). (cells, cost, tilt), or None when no such grid
-    holds every card in a cell of its own, within OFF_GRID of its centre and FIT_RMS on average."""
+    corner, its centre a guess, must not make the cells narrower); ``overlaps``: the axes along which cards were
+    seen lying over each other before (the cells may be narrow there whatever these positions show). (cells, cost,
+    tilt), or None when no such grid holds every card in a cell of its own, within OFF_GRID of its centre and
+    FIT_RMS on average."""
     best = None
     for angle, tilt_cost in tilts:
         q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
         over = _overlapping(q if shows_overlap is None else q[np.asarray(shows_overlap, np.bool_)], card_wh)
+        over = (over[0] or overlaps[0], over[1] or overlaps[1])
         cx, nx = _axis_fits(q[:, 0], card_wh[0], _lowest_pitch(card_wh, 0, over[0]))
         cy, ny = _axis_fits(q[:, 1], card_wh[1], _lowest_pitch(card_wh, 1, over[1]))
         total = cx[:, None] + cy[None, :] + _prior(PITCHES[:, None], PITCHES[None, :], not any(over))
@@ -122,11 +151,13 @@ def fit_cells(points: np.ndarray, card_wh: np.ndarray, tilts,
     return best
 
 
-def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle: float) -> float:
+def cells_cost(points: np.ndarray, cells: np.ndarray, card_wh: np.ndarray, angle: float,
+               overlaps: tuple[bool, bool] = (False, False)) -> float:
     """How well given cells (n, 2: row, col) fit the positions, by ``fit_cells``' measure at the pitches and offsets
     fitted to them; inf when a pitch is no grid's or a card misses its cell by more than OFF_GRID."""
     q = np.asarray(points, np.float64) @ PokerFollower._rot(-angle).T
     over = _overlapping(q, card_wh)
+    over = (over[0] or overlaps[0], over[1] or overlaps[1])
     gaps, cost = [], 0.0
     for axis, k in ((0, 1), (1, 0)):
         v, n = q[:, axis], cells[:, k].astype(np.float64)
@@ -161,6 +192,9 @@ class PokerFollower(Follower):
         self._box_tilt = 0.0
         self._pitch_measured = (False, False)
         self._no_joint: tuple | None = None  # the last card position no whole-grid fit could place (not tried again)
+        self._early_area: dict[Card, float] = {}  # the box area of each early card's first still reading
+        self._overlaps = (False, False)  # along the grid's axes (across, down): placed cards seen over each other
+        self._last_read: dict[Card, Sighting] = {}  # each placed card's reading in the last still view
 
     def rename(self, old: Card, new: Card) -> None:
         for where in (self.pos, self.cell):
@@ -190,14 +224,42 @@ class PokerFollower(Follower):
         self._angle_measured = False
         self._no_joint = None
         self.early.clear()
+        self._early_area.clear()
+        self._overlaps = (False, False)
+        self._last_read.clear()
 
     def _follow_shift(self, view: TableView) -> TableShift | None:
         shift = super()._follow_shift(view)
+        if shift is None:
+            shift = self._move_by(self._shift_of_parts(view))
+        self._note_readings(view, moved=shift is not None)
         if shift is not None:
             self.open_pos = {c: shift.point(p) for c, p in self.open_pos.items()}
             self.angle = float((self.angle + shift.angle + np.pi / 4) % (np.pi / 2) - np.pi / 4)
             self.card_wh = self.card_wh * shift.scale
         return shift
+
+    def _shift_of_parts(self, view: TableView) -> TableShift | None:
+        """The table moved, seen on what shows of the placed cards: with rows and columns laid over each other few
+        cards show whole, but a covered card's corner moves with the table as its centre does. Each placed card's
+        reading now against its reading in the last still view, where both read the same part of it (as many
+        corners, a box of about the same size)."""
+        pairs = [(s0.xy, view[c].xy) for c, s0 in self._last_read.items() if c in view and _same_part(s0, view[c])]
+        if len(pairs) < 3:
+            return None
+        return fit_shift([a for a, _ in pairs], [b for _, b in pairs], self.card_size)
+
+    def _note_readings(self, view: TableView, moved: bool) -> None:
+        """Remember the placed cards' readings for ``_shift_of_parts``; a reading of the same part that jumped a
+        nudge or more keeps the one before (the table may have moved, with too few cards in view yet to show it),
+        unless the table was just seen to move."""
+        for c in self.pos:
+            s, s0 = view.cards.get(c), self._last_read.get(c)
+            if s is None:
+                continue
+            jumped = s0 is not None and _same_part(s0, s) and np.hypot(*(s.xy - s0.xy)) >= NUDGE * self.card_size
+            if moved or not jumped:
+                self._last_read[c] = s
 
     def _covered(self) -> set[Card]:
         """Placed cards with a card laid after them lying over an edge (rows laid over each other)."""
@@ -247,15 +309,26 @@ class PokerFollower(Follower):
             return f"{c} is on the table, but the caller turned {called}"
         return self._place(c, where[c], turned=False, whole=self._long_as_a_card(view[c]))
 
+    def _note_early(self, view: TableView, maybe_new: list[Card], may_come: set[Card]) -> None:
+        """As the base class, and the size of each early card's box then (:meth:`_shrunk_since_early`)."""
+        super()._note_early(view, maybe_new, may_come)
+        self._early_area = {c: self._early_area[c] if c in self._early_area else _area(view[c].box)
+                            for c in self.early}
+
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
         """Where ``card`` lies: the centre of its reading, or, read only on what a card laid over it leaves (one
         corner, or two in a strip: rows laid over each other), the centre of the card that part belongs to which
         fits a free cell best (the part's centre moved half a card, less the part, along the grid's axes)."""
         s = view[card]
-        if self.card_wh is None or card in self.pos or self._read_whole(s) or self._on_whole_card(card, view):
+        if self.card_wh is None or card in self.pos:
             return s.xy
         early = self.early.get(card)  # where it lay still a moment, maybe seen whole before it was covered
-        if early is not None and self._within(self._rot(-self.angle) @ (s.xy - early[1]), 0.6):
+        near_early = early is not None and self._within(self._rot(-self.angle) @ (s.xy - early[1]), 0.6)
+        if near_early and self._shrunk_since_early(card, s):
+            return early[1]
+        if self._read_whole(s) or self._on_whole_card(card, view):
+            return s.xy
+        if near_early:
             return early[1]
         if not self.pos:
             return s.xy
@@ -270,6 +343,11 @@ class PokerFollower(Follower):
                 if fit is not None and self._cell_problem(card, fit[1]) is None and (best is None or fit[0] < best[0]):
                     best = (fit[0], p)
         return s.xy if best is None else best[1]
+
+    def _shrunk_since_early(self, card: Card, s) -> bool:
+        """``card``'s box is much smaller than when it first lay still: a card laid since covers part of it, and
+        what shows may still look as long as a card (a strip of a card laid at a tilt the grid has not shown yet)."""
+        return _area(s.box) < SHRUNK * self._early_area.get(card, 0.0)
 
     def _first_seen(self, cards, view: TableView) -> list[Card]:
         """Of cards first seen together, one read only in part (a corner, a strip) was covered by a card laid after
@@ -368,6 +446,7 @@ class PokerFollower(Follower):
         self.pos[card] = p
         self.cell[card] = cell
         self._learn_angle()
+        self._note_overlaps()
         self._refit()
         return True
 
@@ -446,12 +525,13 @@ class PokerFollower(Follower):
         cards = list(self.pos)
         points = np.array([self.pos[c] for c in cards])
         now = np.array([self.cell[c] for c in cards])
-        if cells_cost(points, now, self.card_wh, self.angle) <= SETTLED_RMS ** 2 * now.size:
+        if cells_cost(points, now, self.card_wh, self.angle, self._overlaps) <= SETTLED_RMS ** 2 * now.size:
             return  # the cells so far fit where the cards lie: nothing to correct (and no search on every card)
         fit = self._fit_all(points)
         if fit is None or np.array_equal(fit[0], now - now.min(axis=0)):
             return
-        if fit[1] >= REFIT_GAIN * min(cells_cost(points, now, self.card_wh, a) + t for a, t in self._fit_angles()):
+        if fit[1] >= REFIT_GAIN * min(cells_cost(points, now, self.card_wh, a, self._overlaps) + t
+                                      for a, t in self._fit_angles()):
             return
         self._recell(dict(zip(cards, map(tuple, fit[0]))), fit[2])
 
@@ -463,8 +543,15 @@ class PokerFollower(Follower):
         return [(a, TILT_COST * (min(abs(a - c) for c in centres) / np.deg2rad(6.0)) ** 2) for a in tilts]
 
     def _fit_all(self, points: np.ndarray, shows_overlap=None):
-        """``fit_cells`` at the tilts of ``_fit_angles``."""
-        return fit_cells(points, self.card_wh, self._fit_angles(), shows_overlap)
+        """``fit_cells`` at the tilts of ``_fit_angles``, the cells narrow where placed cards showed it."""
+        return fit_cells(points, self.card_wh, self._fit_angles(), shows_overlap, self._overlaps)
+
+    def _note_overlaps(self) -> None:
+        """The axes along which the placed cards lie over each other, once seen, hold (``_overlapping``): cards laid
+        later two narrow cells apart must not turn the grid into one with gaps and the earlier cards between them."""
+        q = np.array(list(self.pos.values())) @ self._rot(-self.angle).T
+        seen = _overlapping(q, self.card_wh)
+        self._overlaps = (self._overlaps[0] or seen[0], self._overlaps[1] or seen[1])
 
     def _recell(self, cells: dict, angle: float) -> bool:
         """Give the placed cards these physical cells (a ``fit_cells`` answer: one card a cell, within 5x5) and the
@@ -481,6 +568,7 @@ class PokerFollower(Follower):
             self.cell, self.angle = old_cell, old_angle
             return False
         self._learn_angle()
+        self._note_overlaps()
         return True
 
     def _joint_cell(self, p: np.ndarray, whole: bool = True):
@@ -510,7 +598,7 @@ class PokerFollower(Follower):
         best = None
         for n in range(1, SIZE):
             step = abs(d) / n / size  # cell size in card sizes this reading needs
-            if _lowest_pitch(self.card_wh, axis) <= step <= PITCHES[-1]:
+            if _lowest_pitch(self.card_wh, axis, self._overlaps[axis]) <= step <= PITCHES[-1]:
                 key = abs(step - GAP)
                 if best is None or key < best[0]:
                     best = (key, n)
