@@ -714,6 +714,43 @@ def sightings_at_corners(sightings: Sequence[Sighting],
     return moved, np.array(list(points.values()), float).reshape(-1, 2), d / 2.0
 
 
+def _one_corner_each(sightings: Sequence[Sighting]) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """``(points, pairs)``: each name's best reading's centre, the lattice of a grid whose rows and columns are both
+    laid over each other (every card shows one corner index, the same one, as its middle lies on the grid); and
+    the names read at two corners of one card (the cards laid last), both centres, for :func:`_to_middle`."""
+    best: dict[str, Sighting] = {}
+    for s in sightings:
+        if s.card and (s.card not in best or s.score > best[s.card].score):
+            best[s.card] = s
+    pairs = {}
+    for s in sightings:
+        b = best.get(s.card)
+        if b is not None and s is not b and np.hypot(*(np.array(s.centre) - b.centre)) > 2 * (
+                b.box[2] - b.box[0] + b.box[3] - b.box[1]):  # the card's other corner, not its own found twice
+            pairs[s.card] = (np.array(b.centre), np.array(s.centre))
+    return np.array([s.centre for s in best.values()], float).reshape(-1, 2), pairs
+
+
+def _to_middle(reading: GridReading, pairs: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """From the corner every card shows to a card's middle: half the way from a card's corner on the lattice (the
+    one of its two readings nearer its cell's centre) to its other one, the median over the cards read at two
+    corners that agree with most of them (a name also misread on another card does not); nothing where no
+    majority agrees (the cells then drawn around the corners)."""
+    centre = {name: box.mean(axis=0) for row, boxes in zip(reading.rows, reading.cell_boxes)
+              for name, box in zip(row, boxes) if name is not None and box is not None}
+    halves = []
+    for name, (a, b) in pairs.items():
+        if name in centre:
+            near, far = (a, b) if np.hypot(*(a - centre[name])) <= np.hypot(*(b - centre[name])) else (b, a)
+            halves.append((far - near) / 2.0)
+    if not halves:
+        return np.zeros(2)
+    h = np.array(halves)
+    m = np.median(h, axis=0)
+    agree = np.linalg.norm(h - m, axis=1) <= 0.3 * np.linalg.norm(m)  # a name misread on another card disagrees
+    return np.median(h[agree], axis=0) if 2 * agree.sum() > len(h) else np.zeros(2)
+
+
 def _too_few(n: int) -> str:
     if n == 0:
         return "no cards seen: no grid to score"
@@ -777,9 +814,10 @@ def read_overlapping(reading: GridReading, result, sightings: Sequence[Sighting]
     """``reading`` of the detector result ``result`` (its ``sightings`` and ``card_centres`` as
     :func:`sightings_from_detection` gave them), or, when it is not complete, a better one made as if the rows (or
     columns) were laid over each other: each corner counted at its card's middle (the card the detector grouped it
-    into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried); the reading with
-    the most cells read and the fewest warnings, which says so in a note when it is not ``reading``. A complete
-    ``reading`` is kept, its cells drawn around the cards (:func:`_cells_at_cards`)."""
+    into), or each at the corner every card shows (:func:`sightings_at_corners`, both ends tried), or each name's
+    best reading as a point of the lattice (rows and columns both over each other: :func:`_one_corner_each`); the
+    reading with the most cells read and the fewest warnings, which says so in a note when it is not ``reading``. A
+    complete ``reading`` is kept, its cells drawn around the cards (:func:`_cells_at_cards`)."""
     if reading.complete:
         return _cells_at_cards(reading, sightings, fixed)
     tries = [grid_from_cards(sightings_from_detection(result, corner_probs, at_cards=True)[0], card_centres, fixed)]
@@ -787,6 +825,10 @@ def read_overlapping(reading: GridReading, result, sightings: Sequence[Sighting]
         moved, points, to_middle = sightings_at_corners(sightings, far)
         if len(points) >= 4:
             tries.append(grid_from_cards(moved, points, fixed).moved(1.0, *to_middle))
+    points, pairs = _one_corner_each(sightings)
+    if len(points) >= 4:
+        at_corners = grid_from_cards(sightings, points, fixed)
+        tries.append(at_corners.moved(1.0, *_to_middle(at_corners, pairs)))
     best = max(tries, key=lambda r: r.quality)
     if best.quality <= reading.quality:
         return reading
@@ -799,14 +841,23 @@ def _cells_at_cards(reading: GridReading, sightings: Sequence[Sighting],
     """``reading`` (complete) with its cells drawn around the cards' middles as the corner lattice places them
     (:func:`sightings_at_corners`), when that lattice reads the same 25 names: where the columns (or rows) overlap,
     the whole cards found are the visible strips of the cards, and cells drawn around them miss the cards' middles
-    (their names are right all the same). Unchanged otherwise."""
+    (their names are right all the same); or, with rows and columns both over each other (only the last card read
+    at two corners), around the middles the cards read at two corners show (:func:`_to_middle`). Unchanged
+    otherwise."""
     for far in (False, True):
         moved, points, to_middle = sightings_at_corners(sightings, far)
         if len(points) < 4:
-            return reading
+            break
         other = grid_from_cards(moved, points, fixed)
         if other.complete and other.rows == reading.rows:
             other.moved(1.0, *to_middle)
+            return replace(reading, cell_boxes=other.cell_boxes, seen_h=other.seen_h)
+    points, pairs = _one_corner_each(sightings)  # rows and columns over each other: one card read at two corners
+    to_middle = _to_middle(reading, pairs)
+    if len(points) >= 4 and np.any(to_middle):
+        other = grid_from_cards(sightings, points, fixed)
+        if other.complete and other.rows == reading.rows:
+            other.moved(1.0, *_to_middle(other, pairs))
             return replace(reading, cell_boxes=other.cell_boxes, seen_h=other.seen_h)
     return reading
 

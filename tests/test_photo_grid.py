@@ -469,3 +469,52 @@ def cv2_inside(quad, point) -> bool:
     import cv2
 
     return cv2.pointPolygonTest(np.asarray(quad, np.float32), tuple(map(float, point)), False) >= 0
+
+
+def rows_and_columns_laid_over_each_other_result(angle=0.0):
+    """A DetectionResult of a grid whose rows AND columns lie over each other (column step 0.6 card widths, row step
+    0.8, cards 1.4 high): of each card only its top-left corner index shows (the last card's bottom-right one too);
+    the detector boxed only the whole card (covered ones show no card outline), its corners grouped into it. Also
+    the cards' middles by name."""
+    from vision.detections import Detections
+    from vision.results import DetectionResult
+
+    h = camera(angle)
+    corner_boxes, card_boxes, names, card_of, middles = [], [], [], [], {}
+    for r in range(5):
+        for c in range(5):
+            cx, cy = c * 0.6, r * 0.8
+            middles[DEALT[r, c]] = project(h, np.array([[cx, cy]]))[0]
+            last = (r, c) == (4, 4)
+            if last:
+                quad = project(h, np.array([[cx - 0.5, cy - 0.7], [cx + 0.5, cy + 0.7]]))
+                card_boxes.append((*quad.min(axis=0), *quad.max(axis=0)))
+            for lx, ly in ([(-0.36, -0.55)] + ([(0.36, 0.55)] if last else [])):
+                x, y = project(h, np.array([[cx + lx, cy + ly]]))[0]
+                corner_boxes.append((x - 8, y - 10, x + 8, y + 10))
+                names.append(DEALT[r, c])
+                card_of.append(0 if last else -1)
+    n, k = len(corner_boxes), len(card_boxes)
+    detections = Detections(np.array(corner_boxes + card_boxes), np.full(n + k, 0.9), np.zeros(n + k, np.int64),
+                            data={"label": np.array(["index"] * n + ["card"] * k, dtype=object),
+                                  "card": np.array(names + [""] * k, dtype=object),
+                                  "card_confidence": np.full(n + k, 0.9),
+                                  "card_id": np.array(card_of + [-1] * k)})
+    cards = Detections(np.array(card_boxes), np.full(k, 0.9), np.zeros(k, np.int64),
+                       data={"card": np.array([DEALT[4, 4]], dtype=object)})
+    return DetectionResult([], cards, detections), middles
+
+
+@pytest.mark.parametrize("angle", [0, 30, 180])
+def test_rows_and_columns_laid_over_each_other_are_read_at_the_one_corner_every_card_shows(angle):
+    """Only each card's top-left corner shows, and only the last card is read at two corners: no corner lattice
+    from pairs, and the visible parts' middles are not the cards'. The corners themselves lie on the grid's lattice;
+    the last card's two corners say where the middles are, and the cells are drawn around them."""
+    from assistant.photo_grid import grid_from_detection
+
+    result, middles = rows_and_columns_laid_over_each_other_result(angle)
+    reading = grid_from_detection(result)
+    assert reading.complete and not reading.warnings
+    assert sorted(sum(reading.rows, [])) == sorted(DEALT.reshape(-1))
+    assert all(cv2_inside(reading.cell_boxes[r][c], middles[name])
+               for r, row in enumerate(reading.rows) for c, name in enumerate(row))
