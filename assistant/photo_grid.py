@@ -853,8 +853,7 @@ def _cells_at_cards(reading: GridReading, sightings: Sequence[Sighting],
             other.moved(1.0, *to_middle)
             return replace(reading, cell_boxes=other.cell_boxes, seen_h=other.seen_h)
     points, pairs = _one_corner_each(sightings)  # rows and columns over each other: one card read at two corners
-    to_middle = _to_middle(reading, pairs)
-    if len(points) >= 4 and np.any(to_middle):
+    if len(points) >= 4 and np.any(_to_middle(reading, pairs)):
         other = grid_from_cards(sightings, points, fixed)
         if other.complete and other.rows == reading.rows:
             other.moved(1.0, *_to_middle(other, pairs))
