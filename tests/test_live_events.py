@@ -992,39 +992,29 @@ def test_a_sir_tommy_game_goes_on_when_the_camera_is_nudged_halfway(seed, cam, n
     assert_followed_exactly(script, final)
 
 
-@pytest.mark.parametrize("seed, cam, nudge", [(0, Camera(scale=0.7), NUDGES[0]), (4, Camera(angle_deg=-25), NUDGES[1]),
-                                              (6, Camera(angle_deg=90, scale=0.8), NUDGES[2])])
-def test_a_poker_grid_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge):
-    """With the suite's faults, the camera is nudged halfway through placing the grid: the cards already placed
-    keep their cells, and the later ones go into the cells where they lie."""
-    script, rows = poker_script(seed, cam=cam)
-    with_faults(script, seed + 100)
-    offset, angle, scale = nudge
-    table_moved(script, halfway_motion(script), offset, angle, scale)
-    events = run_script(Session.new("poker", "american"), script)
-    placed = [e["card"] for e in events if e["event"] == "move"]
-    assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
-    (result,) = [e for e in events if e["event"] == "result"]
-    assert result["rows"] == rows
-
-
-@pytest.mark.parametrize("seed, cam, nudge, corners", [
-    (4, Camera(angle_deg=-25, scale=0.89), ((-85.0, -20.0), 5.0, 1.02), 1),  # a sweep's seed 4
-    (14, Camera(scale=0.78), ((63.0, 43.0), -1.3, 0.94), 1),  # a sweep's seed 14
-    (3, Camera(angle_deg=90, scale=0.7), ((-60.0, 50.0), 3.0, 1.0), 2),
+@pytest.mark.parametrize("seed, cam, nudge, overlap, corners", [
+    (0, Camera(scale=0.7), NUDGES[0], 0.0, 2), (4, Camera(angle_deg=-25), NUDGES[1], 0.0, 2),
+    (6, Camera(angle_deg=90, scale=0.8), NUDGES[2], 0.0, 2),
+    (4, Camera(angle_deg=-25, scale=0.89), ((-85.0, -20.0), 5.0, 1.02), 0.35, 1),  # a sweep's seed 4
+    (14, Camera(scale=0.78), ((63.0, 43.0), -1.3, 0.94), 0.35, 1),  # a sweep's seed 14
+    (3, Camera(angle_deg=90, scale=0.7), ((-60.0, 50.0), 3.0, 1.0), 0.35, 2),
 ])
-def test_a_poker_grid_laid_over_itself_goes_on_when_the_camera_is_nudged(seed, cam, nudge, corners):
-    """Rows and columns laid over each other, and the camera nudged halfway: few placed cards show whole, too few
-    to show the table moved; the corners of the covered ones move with it as their centres do, and show it."""
-    script, rows = poker_script(seed, cam=cam, adjacent=True, rows_overlap=0.35, columns_overlap=0.35,
+def test_a_poker_grid_goes_on_when_the_camera_is_nudged_halfway(seed, cam, nudge, overlap, corners):
+    """With the suite's faults, the camera is nudged halfway through placing the grid: the cards already placed
+    keep their cells, and the later ones go into the cells where they lie. With rows and columns laid ``overlap``
+    over each other few placed cards show whole, too few to show the table moved; the corners of the covered ones
+    move with it as their centres do, and show it."""
+    variant = "american-adjacent" if overlap else "american"
+    script, rows = poker_script(seed, cam=cam, adjacent=bool(overlap), rows_overlap=overlap, columns_overlap=overlap,
                                 covered_corners=corners)
     with_faults(script, seed + 100)
     offset, angle, scale = nudge
     table_moved(script, halfway_motion(script), offset, angle, scale)
-    events = run_script(Session.new("poker", "american-adjacent"), script)
+    events = run_script(Session.new("poker", variant), script)
     placed = [e["card"] for e in events if e["event"] == "move"]
     assert placed == [e["card"] for e in script.truth if e["event"] == "move"]
-    assert [e for e in events if e["event"] == "result"][0]["rows"] == rows
+    (result,) = [e for e in events if e["event"] == "result"]
+    assert result["rows"] == rows
 
 
 @pytest.mark.parametrize("seed, k, variant", [(0, 3, "american"), (1, 10, "american-adjacent"), (2, 0, "english")])
