@@ -152,11 +152,19 @@ def _tommy_hint(session, budget_ms: float) -> Hint | None:
                    label=_named_moves(state, o.moves) if several else None)
         for o in advice.options
     )
+    note = advice.note
+    if advice.exact:  # every order known: options valued alike end alike (often one line of plays, stopped sooner)
+        kept = tuple(o for i, o in enumerate(options) if all(o.values != p.values for p in options[:i]))
+        if len(kept) < len(options):
+            alike = len(options) - len(kept)
+            note = "; ".join(filter(None, (note, f"{alike} other choice{'s do' if alike > 1 else ' does'} "
+                                                 "exactly as well")))
+            options = kept
     card = " ".join(c.pretty for c in state.hand)
     legend = (f"best first by cards up and wins together (each sampled game scores 1 for a win plus the share of the "
               f"{out_of} cards it gets up); cards up: the mean at the end; win chance: of a simple player after this "
               "move (yours is higher); 95% range: where that chance lies, 19 times in 20")
-    return Hint(f"Where to put {card}", ("cards up", "win chance", "95% range"), options, advice.note, legend)
+    return Hint(f"Where to put {card}", ("cards up", "win chance", "95% range"), options, note, legend)
 
 
 def _named_moves(state, moves) -> str:

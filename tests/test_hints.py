@@ -82,6 +82,23 @@ def test_with_the_stock_used_up_the_end_game_is_solved():
     assert s.state.is_won()
 
 
+def test_with_the_last_card_turned_choices_that_do_exactly_as_well_are_one_option():
+    """Every card known, the last one turned: the A♠ goes up and everything follows. The advisor's 48 end
+    positions (the same plays, stopped after 0 to 47 of them) all win: one option, the rest said in a line, not
+    48 walls of the same moves."""
+    s = Session.new("tommy")
+    piles = [p.split() for p in SUITS_DOWN]
+    last = piles[0].pop()  # the A♠, on top of the spades
+    for i, pile in enumerate(piles):
+        for card in pile:
+            s.turn(card)
+            s.play(f"S>W{i}")
+    s.turn(last)
+    hint = hint_for(s)
+    assert len(hint.options) == 1 and hint.options[0].values == ("52.0", "100%", "exact")
+    assert len(hint.options[0].moves) == 52 and "47 other choices do exactly as well" in hint.note
+
+
 def test_a_lost_end_game_plays_up_what_fits():
     """Three Aces lie under twos and every three at the bottom of a pile: after A♠ and 2♣ go up (foundations take
     any suit) no top fits anywhere, and no order of plays helps."""
