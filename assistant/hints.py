@@ -153,12 +153,14 @@ def _tommy_hint(session, budget_ms: float) -> Hint | None:
         for o in advice.options
     )
     note = advice.note
-    if advice.exact:  # every order known: options valued alike end alike (often one line of plays, stopped sooner)
-        kept = tuple(o for i, o in enumerate(options) if all(o.values != p.values for p in options[:i]))
+    if advice.exact:  # valued over every order: ties are exact (often one line of plays, stopped sooner or later)
+        def alike(a, b) -> bool:
+            return abs(a.win_prob - b.win_prob) < 1e-9 and abs(a.expected_foundation - b.expected_foundation) < 1e-9
+
+        kept = tuple(o for i, o in enumerate(options) if not any(alike(o, p) for p in options[:i]))
         if len(kept) < len(options):
-            alike = len(options) - len(kept)
-            note = "; ".join(filter(None, (note, f"{alike} other choice{'s do' if alike > 1 else ' does'} "
-                                                 "exactly as well")))
+            n = len(options) - len(kept)
+            note = "; ".join(filter(None, (note, f"{n} other choice{'s do' if n > 1 else ' does'} exactly as well")))
             options = kept
     card = " ".join(c.pretty for c in state.hand)
     legend = (f"best first by cards up and wins together (each sampled game scores 1 for a win plus the share of the "
