@@ -39,6 +39,7 @@ from assistant.live.follower import MOVED, STRIP, Follower
 from assistant.live.problems import settle
 from assistant.live.table_shift import NUDGE, TableShift, fit_shift
 from assistant.live.table_view import NEW_CARD_FRAMES, Sighting, TableView
+from vision.boxes import box_area
 
 SIZE = 5
 GAP = 1.15  # before neighbours show the real gaps: a cell is this many card widths / heights
@@ -67,10 +68,6 @@ def _same_part(a: Sighting, b: Sighting) -> bool:
     wa, ha = a.box[2] - a.box[0], a.box[3] - a.box[1]
     wb, hb = b.box[2] - b.box[0], b.box[3] - b.box[1]
     return a.corners == b.corners and 0.8 < wb / max(wa, 1e-6) < 1.25 and 0.8 < hb / max(ha, 1e-6) < 1.25
-
-
-def _area(box) -> float:
-    return float(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0))
 
 
 def _axis_fits(v: np.ndarray, size: float, lowest: float) -> tuple[np.ndarray, np.ndarray]:
@@ -312,7 +309,7 @@ class PokerFollower(Follower):
     def _note_early(self, view: TableView, maybe_new: list[Card], may_come: set[Card]) -> None:
         """As the base class, and the size of each early card's box then (:meth:`_shrunk_since_early`)."""
         super()._note_early(view, maybe_new, may_come)
-        self._early_area = {c: self._early_area[c] if c in self._early_area else _area(view[c].box)
+        self._early_area = {c: self._early_area[c] if c in self._early_area else float(box_area(view[c].box)[0])
                             for c in self.early}
 
     def _xy(self, view: TableView, card: Card) -> np.ndarray:
@@ -347,7 +344,7 @@ class PokerFollower(Follower):
     def _shrunk_since_early(self, card: Card, s) -> bool:
         """``card``'s box is much smaller than when it first lay still: a card laid since covers part of it, and
         what shows may still look as long as a card (a strip of a card laid at a tilt the grid has not shown yet)."""
-        return _area(s.box) < SHRUNK * self._early_area.get(card, 0.0)
+        return float(box_area(s.box)[0]) < SHRUNK * self._early_area.get(card, 0.0)
 
     def _first_seen(self, cards, view: TableView) -> list[Card]:
         """Of cards first seen together, one read only in part (a corner, a strip) was covered by a card laid after
